@@ -1,0 +1,39 @@
+# cookiekit — see README.md. Every target installs the Debian packages it needs
+# (mk/deps) and rebuilds only what is stale; kernels are cached outside the checkout.
+TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD    := $(TOP)/build
+export COOKIEKIT_CACHE ?= $(HOME)/.cache/cookiekit
+
+# `make kernel` builds both variants; other targets boot one (default: after).
+KERNEL   ?=
+VARIANT  := $(if $(KERNEL),$(KERNEL),after)
+
+.PHONY: all deps kernel rootfs disks tools vm-run test check help
+.DEFAULT_GOAL := help
+
+help:
+	@echo "cookiekit targets:"
+	@echo "  make vm-run [KERNEL=before|after]  build what is stale, boot the guest shell"
+	@echo "  make test                          every test, host and VM (CI runs this)"
+	@echo "  make check                         fast host tests only"
+	@echo "  make kernel [KERNEL=before|after]  build the patched kernel(s) into the cache"
+	@echo "  make tools                         userland tools into build/bin, build/bin32"
+	@echo "  make rootfs disks                  guest image and lab disks (cached)"
+	@echo "  make deps                          install missing Debian packages"
+
+all: kernel tools rootfs disks
+
+deps:
+	@$(TOP)/mk/deps
+
+kernel: deps
+	@$(TOP)/kernel/build $(KERNEL)
+
+-include $(TOP)/tools/tools.mk
+-include $(TOP)/vm/vm.mk
+
+check: deps tools
+	@$(TOP)/tests/run tests/unit
+
+test: deps kernel tools rootfs disks
+	@$(TOP)/tests/run

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ckutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* strtoull silently negates "-1"; a count is never negative. */
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-' || *s == '+' || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ck_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !(v >= min && v <= max))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+uint64_t ck_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void ck_rng_seed(struct ck_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = ck_splitmix64(&seed);
+}
+
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t ck_rng_next(struct ck_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl64(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl64(s[3], 45);
+	return result;
+}
+
+uint64_t ck_rng_below(struct ck_rng *r, uint64_t n)
+{
+	/* Reject the top partial block so every residue is equally likely. */
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	uint64_t v;
+
+	do
+		v = ck_rng_next(r);
+	while (v >= limit);
+	return v % n;
+}
+
+uint64_t ck_random_seed(void)
+{
+	uint64_t v = 0;
+
+	/* syscall() rather than getrandom(): the static i386 build has it too. */
+	if (syscall(SYS_getrandom, &v, sizeof(v), 0) != (long)sizeof(v)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
+		    (uint64_t)getpid() << 32;
+	}
+	return v;
+}
+
+void ck_print_name(FILE *f, const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		switch (c) {
+		case '\\': fputs("\\\\", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\n': fputs("\\n", f); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				fputc(c, f);
+		}
+	}
+}

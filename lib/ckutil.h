@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the cookiekit tools: numbers, randomness, names. */
+#ifndef CK_CKUTIL_H
+#define CK_CKUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Parse a whole decimal (or 0x-hex) unsigned number in [min, max].
+ * Returns 0, or -1 (errno-checked strtoull; sign, junk, range all refused).
+ */
+int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* Same for a double (e.g. probabilities), via strtod + errno. */
+int ck_parse_double(const char *s, double min, double max, double *out);
+
+/* splitmix64: seeds other generators, and a decent mixer on its own. */
+uint64_t ck_splitmix64(uint64_t *state);
+
+/* xoshiro256**: the tools' fast generator; fully determined by a seed. */
+struct ck_rng {
+	uint64_t s[4];
+};
+void ck_rng_seed(struct ck_rng *r, uint64_t seed);
+uint64_t ck_rng_next(struct ck_rng *r);
+/* Uniform in [0, n) without modulo bias. */
+uint64_t ck_rng_below(struct ck_rng *r, uint64_t n);
+/* 64 bits from the kernel (getrandom), for "no --rng-seed given". */
+uint64_t ck_random_seed(void);
+
+/*
+ * Print a name so that one line holds one name: control bytes, DEL and
+ * backslash become C escapes (\t, \n, \\, \xNN); other bytes, including
+ * UTF-8, are written as they are.
+ */
+void ck_print_name(FILE *f, const char *name, size_t len);
+
+#endif

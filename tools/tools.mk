@@ -1,0 +1,92 @@
+# tools/tools.mk — userland cookie toolkit (issue 4). Included by the top Makefile,
+# which defines TOP and BUILD.  Outputs:
+#   build/bin/     native x86_64 tools
+#   build/bin32/   static i386 probes (-m32 -static, genuine 32-bit off_t callers)
+#   build/test/    helpers for tests/unit (fake-directory shim, codec checker)
+#   build/asan/    the same tools and helpers under -fsanitize=address,undefined
+# Every output is a real file target: `make tools` rebuilds only what changed.
+
+CK_CC       ?= gcc
+CK_WARN     := -std=gnu11 -Wall -Wextra -O2 -g -MMD -MP -I$(TOP)/lib
+CK_LIBSRC   := $(wildcard $(TOP)/lib/*.c)
+CK_LIBOBJ    = $(patsubst $(TOP)/%.c,$(1)/%.o,$(CK_LIBSRC))
+
+# Tools and which builds carry them.  The probes also go to the guest as
+# static i386 binaries; cookie-hash too, so a guest can check names locally.
+# (Filtered by what exists, so a half-written tree still builds.)
+CK_ALLSRC   := $(notdir $(basename $(wildcard $(TOP)/tools/*.c)))
+CK_TOOLS    := $(filter cookie-hash cookie-collide dirprobe dirfill birthday,$(CK_ALLSRC))
+CK_TOOLS32  := $(filter dirprobe dirfill cookie-hash,$(CK_ALLSRC))
+CK_HELPERS  := $(notdir $(basename $(wildcard $(TOP)/tests/unit/*-check.c)))
+
+# Per-variant flags.  native: 64-bit off_t is the x86_64 default anyway.
+# i386: deliberately WITHOUT -D_FILE_OFFSET_BITS=64, so telldir()/seekdir()
+# and lseek() take a 32-bit long/off_t as an old i386 program's would.
+CK_CFLAGS_native := -D_FILE_OFFSET_BITS=64
+CK_LDFLAGS_native :=
+CK_CFLAGS_i386   := -m32
+CK_LDFLAGS_i386  := -m32 -static
+CK_CFLAGS_asan   := -D_FILE_OFFSET_BITS=64 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CK_LDFLAGS_asan  := -fsanitize=address,undefined
+CK_LIBS          := -pthread -lm
+
+CK_OBJ_native := $(BUILD)/obj/native
+CK_OBJ_i386   := $(BUILD)/obj/i386
+CK_OBJ_asan   := $(BUILD)/asan/obj
+
+CK_BINS      := $(addprefix $(BUILD)/bin/,$(CK_TOOLS))
+CK_BINS32    := $(addprefix $(BUILD)/bin32/,$(CK_TOOLS32))
+CK_TESTBINS  := $(addprefix $(BUILD)/test/,$(CK_HELPERS)) \
+                $(if $(wildcard $(TOP)/tests/unit/fakedir.c),$(BUILD)/test/libfakedir.so)
+CK_ASANBINS  := $(addprefix $(BUILD)/asan/bin/,$(CK_TOOLS)) $(addprefix $(BUILD)/asan/test/,$(CK_HELPERS))
+CK_BENCHBINS := $(BUILD)/bench/hashbench
+
+.PHONY: tools tools-asan bench-tools
+tools: $(CK_BINS) $(CK_BINS32) $(CK_TESTBINS)
+tools-asan: $(CK_ASANBINS)
+
+# Figures, not tests: hash rates, time to first 31/63-bit pair, memory.
+bench-tools: tools $(CK_BENCHBINS)
+	@$(TOP)/tools/bench/run
+
+# $(1) variant, $(2) object dir
+define ck_variant
+$(2)/%.o: $(TOP)/%.c
+	@mkdir -p $$(@D)
+	$$(CK_CC) $$(CK_WARN) $$(CK_CFLAGS_$(1)) -c -o $$@ $$<
+$(2)/libck.a: $(call CK_LIBOBJ,$(2))
+	@rm -f $$@
+	ar rcs $$@ $$^
+-include $$(wildcard $(2)/*/*.d $(2)/*/*/*.d)
+endef
+$(eval $(call ck_variant,native,$(CK_OBJ_native)))
+$(eval $(call ck_variant,i386,$(CK_OBJ_i386)))
+$(eval $(call ck_variant,asan,$(CK_OBJ_asan)))
+
+$(BUILD)/bin/%: $(CK_OBJ_native)/tools/%.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_native) -o $@ $^ $(CK_LIBS)
+$(BUILD)/bin32/%: $(CK_OBJ_i386)/tools/%.o $(CK_OBJ_i386)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_i386) -o $@ $^ $(CK_LIBS)
+$(BUILD)/test/%: $(CK_OBJ_native)/tests/unit/%.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_native) -o $@ $^ $(CK_LIBS)
+$(BUILD)/asan/bin/%: $(CK_OBJ_asan)/tools/%.o $(CK_OBJ_asan)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_asan) -o $@ $^ $(CK_LIBS)
+$(BUILD)/asan/test/%: $(CK_OBJ_asan)/tests/unit/%.o $(CK_OBJ_asan)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_asan) -o $@ $^ $(CK_LIBS)
+$(BUILD)/bench/%: $(CK_OBJ_native)/tools/bench/%.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_LDFLAGS_native) -o $@ $^ $(CK_LIBS)
+
+# LD_PRELOAD shim that plays a hash-ordered directory with chosen cookies,
+# so dirprobe's loop and duplicate detection is tested without a kernel bug.
+$(BUILD)/test/libfakedir.so: $(TOP)/tests/unit/fakedir.c
+	@mkdir -p $(@D)
+	$(CK_CC) $(CK_WARN) -D_FILE_OFFSET_BITS=64 -fPIC -shared -o $@ $< -ldl
+
+# Keep make from deleting objects it considers intermediate.
+.SECONDARY:

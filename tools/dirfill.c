@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dirfill: fill a directory with empty files, fillers plus crafted names
+ * (e.g. cookie-collide's colliding pairs), in a stated order.  Used on
+ * the host to prepare a tree for mkfs.ext4 -d and in the guest to grow a
+ * real htree directory through the kernel.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ckutil.h"
+
+enum order { ORDER_FILLERS_FIRST, ORDER_NAMES_FIRST, ORDER_INTERLEAVE };
+static const char *const order_names[] = { "fillers-first", "names-first", "interleave" };
+
+static struct env {
+	const char *names_files[16];
+	int nnames_files;
+	uint64_t fillers;
+	const char *filler_prefix;
+	int filler_width;
+	enum order order;
+	int mkdir;
+	int exist_ok;
+	int print;
+	const char *dir;
+} env = { .filler_prefix = "filler-", .filler_width = 6 };
+
+const char *argp_program_version = "dirfill (cookiekit) 1";
+static const char doc[] =
+"Create empty files in DIR: N fillers and the names listed in FILEs.\n"
+"\n"
+"USAGE: dirfill [--names FILE]... [--fillers N] [--order ORDER] DIR\n"
+"\n"
+"FILE holds one name per line; empty lines and lines starting with '#' are\n"
+"skipped.  A tab-separated line is read as cookie-collide output: its fields\n"
+"up to the first one that looks like a hash (0x followed by hex digits) are\n"
+"names, the rest is ignored.  Fillers are PREFIX followed by a zero-padded\n"
+"number (filler-000000, filler-000001, ...).\n"
+"\n"
+"ORDER (creation order; it decides which entries share a leaf block):\n"
+"  fillers-first  all fillers, then the listed names in file order (default)\n"
+"  names-first    the listed names, then the fillers\n"
+"  interleave     the listed names spread evenly among the fillers\n"
+"\n"
+"EXAMPLES:\n"
+"  cookie-collide --bits 31 --image lab.img --count 4 > pairs.txt\n"
+"  dirfill --mkdir --fillers 2000 --names pairs.txt /mnt/lab/crafted31\n";
+
+static const struct argp_option options[] = {
+	{ "names", 'f', "FILE", 0, "Names to create ('-': stdin); may be repeated", 0 },
+	{ "fillers", 'n', "N", 0, "Also create N filler files (default 0)", 0 },
+	{ "filler-prefix", 'p', "P", 0, "Filler name prefix (default filler-)", 0 },
+	{ "filler-width", 'w', "W", 0, "Digits in filler numbers (default 6)", 0 },
+	{ "order", 'o', "ORDER", 0, "fillers-first, names-first or interleave", 0 },
+	{ "mkdir", 'm', NULL, 0, "Create DIR (and parents) if missing", 0 },
+	{ "exist-ok", 'e', NULL, 0, "Skip names that already exist instead of failing", 0 },
+	{ "print", 'P', NULL, 0, "Print each name on stdout in creation order", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'f':
+		if (env.nnames_files == 16)
+			argp_error(state, "--names: at most 16 files");
+		env.names_files[env.nnames_files++] = arg;
+		break;
+	case 'n':
+		if (ck_parse_u64(arg, 0, 100000000, &v))
+			argp_error(state, "--fillers: '%s' is not a number in 0..100000000", arg);
+		env.fillers = v;
+		break;
+	case 'p':
+		if (strchr(arg, '/'))
+			argp_error(state, "--filler-prefix: '%s' contains '/'", arg);
+		env.filler_prefix = arg;
+		break;
+	case 'w':
+		if (ck_parse_u64(arg, 1, 20, &v))
+			argp_error(state, "--filler-width: '%s' is not a number in 1..20", arg);
+		env.filler_width = (int)v;
+		break;
+	case 'o':
+		for (int i = 0; i < 3; i++)
+			if (strcmp(arg, order_names[i]) == 0) {
+				env.order = (enum order)i;
+				return 0;
+			}
+		argp_error(state, "--order: unknown order '%s' (fillers-first, names-first, interleave)", arg);
+		break;
+	case 'm':
+		env.mkdir = 1;
+		break;
+	case 'e':
+		env.exist_ok = 1;
+		break;
+	case 'P':
+		env.print = 1;
+		break;
+	case ARGP_KEY_ARG:
+		if (env.dir)
+			argp_error(state, "one DIR only (got '%s' and '%s')", env.dir, arg);
+		env.dir = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!env.dir)
+			argp_error(state, "DIR is required");
+		if (!env.fillers && !env.nnames_files)
+			argp_error(state, "nothing to create: give --fillers N and/or --names FILE");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static char **names;
+static size_t nnames, capnames;
+
+static int looks_like_hash(const char *f)
+{
+	if (f[0] != '0' || (f[1] != 'x' && f[1] != 'X') || !f[2])
+		return 0;
+	for (f += 2; *f; f++)
+		if (!strchr("0123456789abcdefABCDEF", *f))
+			return 0;
+	return 1;
+}
+
+static int add_name(const char *n, const char *where, long lineno)
+{
+	size_t len = strlen(n);
+
+	if (len == 0 || len > 255 || strchr(n, '/') || !strcmp(n, ".") || !strcmp(n, "..")) {
+		fprintf(stderr, "dirfill: %s:%ld: '%s' is not a valid file name "
+			"(1..255 bytes, no '/', not . or ..)\n", where, lineno, n);
+		return -1;
+	}
+	if (nnames == capnames) {
+		capnames = capnames ? 2 * capnames : 64;
+		names = realloc(names, capnames * sizeof(*names));
+	}
+	if (!names || !(names[nnames] = strdup(n))) {
+		fprintf(stderr, "dirfill: out of memory\n");
+		exit(1);
+	}
+	nnames++;
+	return 0;
+}
+
+static int read_names(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "dirfill: --names: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = 0;
+		if (n == 0 || line[0] == '#')
+			continue;
+		if (!strchr(line, '\t')) {
+			rc |= add_name(line, path, lineno);
+			continue;
+		}
+		for (char *save = NULL, *fld = strtok_r(line, "\t", &save); fld;
+		     fld = strtok_r(NULL, "\t", &save)) {
+			if (looks_like_hash(fld))
+				break;
+			rc |= add_name(fld, path, lineno);
+		}
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return -1;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static unsigned long created, skipped;
+
+static int create_one(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		if (errno == EEXIST && env.exist_ok) {
+			skipped++;
+			return 0;
+		}
+		fprintf(stderr, "dirfill: creating %s/%s: %s%s\n", env.dir, name, strerror(errno),
+			errno == EEXIST ? " (use --exist-ok to skip existing names)" : "");
+		return -1;
+	}
+	close(fd);
+	created++;
+	if (env.print)
+		printf("%s\n", name);
+	return 0;
+}
+
+static int create_filler(int dfd, uint64_t i)
+{
+	char name[300];
+
+	snprintf(name, sizeof(name), "%s%0*llu", env.filler_prefix, env.filler_width,
+		 (unsigned long long)i);
+	if (strlen(name) > 255) {
+		fprintf(stderr, "dirfill: filler name too long: %s\n", name);
+		return -1;
+	}
+	return create_one(dfd, name);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, "DIR", doc, 0, 0, 0 };
+	int dfd, rc = 0;
+	uint64_t f = 0;
+	size_t k = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 1;
+	for (int i = 0; i < env.nnames_files; i++)
+		if (read_names(env.names_files[i]))
+			return 1;
+	if (env.mkdir && mkdir_p(env.dir)) {
+		fprintf(stderr, "dirfill: cannot create directory %s: %s\n", env.dir, strerror(errno));
+		return 1;
+	}
+	dfd = open(env.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		fprintf(stderr, "dirfill: cannot open directory %s: %s%s\n", env.dir, strerror(errno),
+			errno == ENOENT ? " (use --mkdir to create it)" : "");
+		return 1;
+	}
+	switch (env.order) {
+	case ORDER_FILLERS_FIRST:
+		for (; f < env.fillers && !rc; f++)
+			rc = create_filler(dfd, f);
+		for (; k < nnames && !rc; k++)
+			rc = create_one(dfd, names[k]);
+		break;
+	case ORDER_NAMES_FIRST:
+		for (; k < nnames && !rc; k++)
+			rc = create_one(dfd, names[k]);
+		for (; f < env.fillers && !rc; f++)
+			rc = create_filler(dfd, f);
+		break;
+	case ORDER_INTERLEAVE:
+		/* Name k goes after filler (k+1)*F/(N+1): evenly spread. */
+		while ((f < env.fillers || k < nnames) && !rc) {
+			if (k < nnames && f >= (uint64_t)(k + 1) * env.fillers / (nnames + 1))
+				rc = create_one(dfd, names[k++]);
+			else
+				rc = create_filler(dfd, f++);
+		}
+		break;
+	}
+	if (fsync(dfd) && errno != EINVAL && errno != EROFS)
+		fprintf(stderr, "dirfill: fsync %s: %s\n", env.dir, strerror(errno));
+	close(dfd);
+	fprintf(stderr, "dirfill: %s: created %lu (%llu fillers, %zu listed names), %lu existing skipped, order %s\n",
+		env.dir, created, (unsigned long long)f, k, skipped, order_names[env.order]);
+	if (fflush(stdout))
+		rc = -1;
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dirprobe: walk a directory the way different readers do and say whether
+ * its readdir cookies let the walk finish.
+ *
+ *   getdents  raw getdents64(): record every d_off, count duplicates, then
+ *             lseek() to each saved d_off and check that the entry that
+ *             comes back is the one that followed it (what a stateless
+ *             reader such as an NFS server relies on);
+ *   telldir   the article's loop: readdir(); seekdir(d, telldir(d));
+ *   ls        a plain readdir() loop.
+ *
+ * A watchdog stops a walk that comes back to the same entry K times with
+ * no new entry in between.  The i386 build is a genuine 32-bit caller
+ * (32-bit long and off_t), so a 64-bit kernel hands it 31-bit cookies.
+ */
+#define _GNU_SOURCE /* getdents64() */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "ckutil.h"
+#include "cookie.h"
+
+enum mode { MODE_GETDENTS, MODE_TELLDIR, MODE_LS };
+static const char *const mode_names[] = { "getdents", "telldir", "ls" };
+
+enum exit_code { EXIT_CLEAN = 0, EXIT_ERROR = 1, EXIT_LOOP = 3, EXIT_ELOOP = 4 };
+
+static struct env {
+	enum mode mode;
+	int have_mode;
+	unsigned long max_repeat;
+	unsigned long long max_returned;
+	int seek_check;
+	int list;
+	const char *dir;
+} env = { .max_repeat = 3, .max_returned = 100000000ULL, .seek_check = 1 };
+
+const char *argp_program_version = "dirprobe (cookiekit) 1";
+static const char doc[] =
+"Walk DIR and report whether its readdir cookies let the walk finish.\n"
+"\n"
+"USAGE: dirprobe --mode getdents|telldir|ls [--max-repeat K] DIR\n"
+"\n"
+"Prints one JSON line: entries (names other than . and ..), returned (with\n"
+"revisits), distinct_doff, duplicates (entries whose d_off an earlier entry\n"
+"already had), seek_mismatches (getdents mode), max_bits (width of the widest\n"
+"d_off: 31 for 32-bit ext4 cookies, 63 for 64-bit ones), outcome, errno.\n"
+"\n"
+"Exit status: 0 clean; 3 loop (the watchdog saw an entry come back K times\n"
+"without progress, or, in getdents mode only, duplicate cookies make\n"
+"resuming from a saved d_off go back: the walk itself finished, but a\n"
+"reader that resumes from cookies would not); 4 readdir/getdents failed\n"
+"with ELOOP; 1 other errors; 64 bad usage.  In ls mode duplicates are\n"
+"reported but do not change the outcome.\n"
+"\n"
+"EXAMPLES:\n"
+"  dirprobe --mode telldir /mnt/lab/crafted31     # 64-bit: clean after 3.4\n"
+"  /kit/bin32/dirprobe --mode telldir /mnt/lab/crafted31   # i386: loop\n"
+"  dirprobe --mode ls /mnt/nfs/crafted31          # ELOOP on the old NFS client\n";
+
+static const struct argp_option options[] = {
+	{ "mode", 'm', "MODE", 0, "getdents, telldir or ls", 0 },
+	{ "max-repeat", 'k', "K", 0, "Watchdog: stop after an entry comes back K times without progress (default 3)", 0 },
+	{ "max-returned", 'n', "N", 0, "Stop (as a loop) after N entries in all (default 1e8)", 0 },
+	{ "no-seek-check", 'S', NULL, 0, "getdents mode: skip the lseek-to-each-d_off check", 0 },
+	{ "list", 'l', NULL, 0, "List d_off and name of every entry returned on stderr", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'm':
+		for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++)
+			if (strcmp(arg, mode_names[i]) == 0) {
+				env.mode = (enum mode)i;
+				env.have_mode = 1;
+				return 0;
+			}
+		argp_error(state, "--mode: unknown mode '%s' (getdents, telldir, ls)", arg);
+		break;
+	case 'k':
+		if (ck_parse_u64(arg, 1, 1000000, &v))
+			argp_error(state, "--max-repeat: '%s' is not a number in 1..1000000", arg);
+		env.max_repeat = (unsigned long)v;
+		break;
+	case 'n':
+		if (ck_parse_u64(arg, 1, UINT64_MAX, &v))
+			argp_error(state, "--max-returned: '%s' is not a positive number", arg);
+		env.max_returned = v;
+		break;
+	case 'S':
+		env.seek_check = 0;
+		break;
+	case 'l':
+		env.list = 1;
+		break;
+	case ARGP_KEY_ARG:
+		if (env.dir)
+			argp_error(state, "one DIR only (got '%s' and '%s')", env.dir, arg);
+		env.dir = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!env.have_mode)
+			argp_error(state, "--mode is required (getdents, telldir or ls)");
+		if (!env.dir)
+			argp_error(state, "DIR is required");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* One distinct name seen during the walk. */
+struct entry {
+	char *name;
+	uint64_t doff;          /* d_off (or telldir) when first returned */
+	unsigned long mark;     /* number of new entries when last returned */
+	unsigned long stall;    /* returns since then without a new entry */
+};
+
+static struct walk {
+	struct entry *ent;
+	size_t n, cap;
+	size_t *slot;           /* open addressing: index+1, 0 = empty */
+	size_t nslots;
+	unsigned long long returned, revisits;
+	const char *looped_on;  /* the entry the watchdog stopped on */
+} w;
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fprintf(stderr, "dirprobe: out of memory\n");
+		exit(EXIT_ERROR);
+	}
+	return p;
+}
+
+static void table_grow(void)
+{
+	size_t nslots = w.nslots ? w.nslots * 2 : 1024;
+	size_t *slot = calloc(nslots, sizeof(*slot));
+
+	if (!slot) {
+		fprintf(stderr, "dirprobe: out of memory\n");
+		exit(EXIT_ERROR);
+	}
+	for (size_t i = 0; i < w.n; i++) {
+		size_t j = name_hash(w.ent[i].name) & (nslots - 1);
+
+		while (slot[j])
+			j = (j + 1) & (nslots - 1);
+		slot[j] = i + 1;
+	}
+	free(w.slot);
+	w.slot = slot;
+	w.nslots = nslots;
+}
+
+/* Returns 1 when the watchdog says the walk is going round in circles. */
+static int walk_visit(const char *name, uint64_t doff)
+{
+	size_t j;
+
+	w.returned++;
+	if (env.list) {
+		fprintf(stderr, "0x%016" PRIx64 "\t", doff);
+		ck_print_name(stderr, name, strlen(name));
+		fputc('\n', stderr);
+	}
+	if (2 * (w.n + 1) > w.nslots)
+		table_grow();
+	j = name_hash(name) & (w.nslots - 1);
+	while (w.slot[j]) {
+		struct entry *e = &w.ent[w.slot[j] - 1];
+
+		if (strcmp(e->name, name) == 0) {
+			w.revisits++;
+			if (e->mark == w.n) {
+				if (++e->stall >= env.max_repeat) {
+					w.looped_on = e->name;
+					return 1;
+				}
+			} else {
+				e->mark = w.n;
+				e->stall = 0;
+			}
+			return w.returned >= env.max_returned;
+		}
+		j = (j + 1) & (w.nslots - 1);
+	}
+	if (w.n == w.cap) {
+		w.cap = w.cap ? 2 * w.cap : 1024;
+		w.ent = xrealloc(w.ent, w.cap * sizeof(*w.ent));
+	}
+	w.ent[w.n].name = strdup(name);
+	if (!w.ent[w.n].name) {
+		fprintf(stderr, "dirprobe: out of memory\n");
+		exit(EXIT_ERROR);
+	}
+	w.ent[w.n].doff = doff;
+	w.ent[w.n].stall = 0;
+	w.slot[j] = w.n + 1;
+	w.n++;
+	w.ent[w.n - 1].mark = w.n;
+	return w.returned >= env.max_returned;
+}
+
+struct result {
+	const char *outcome;
+	int err;                 /* errno of the failure, 0 if none */
+	const char *failed_call;
+	unsigned long seek_checked, seek_mismatches;
+};
+
+static int is_dot(const char *n)
+{
+	return n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0));
+}
+
+/* Layout of what getdents64 fills in (the kernel's linux_dirent64). */
+struct dirent64_raw {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static long sys_getdents64(int fd, void *buf, size_t len)
+{
+	/* glibc's wrapper, so the test shim (LD_PRELOAD) can stand in for it. */
+	return getdents64(fd, buf, len);
+}
+
+static void fail_with(struct result *r, const char *call)
+{
+	r->err = errno;
+	r->failed_call = call;
+	r->outcome = errno == ELOOP ? "eloop" : "error";
+}
+
+/*
+ * After the walk: for each entry i, seeking to its d_off must give entry
+ * i+1 next (or the end).  With two equal cookies the second seek lands on
+ * the first of them instead, which is where a reader that resumes from
+ * cookies (NFS) would go round again.
+ */
+static void seek_check(int fd, struct result *r)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+
+	for (size_t i = 0; i < w.n; i++) {
+		uint64_t want_off = w.ent[i].doff;
+		const char *want = i + 1 < w.n ? w.ent[i + 1].name : NULL;
+		const char *got = NULL;
+		off_t off = (off_t)want_off;
+		long n;
+
+		if ((uint64_t)off != want_off || off < 0) {
+			/* A 32-bit off_t cannot even express this cookie. */
+			errno = EOVERFLOW;
+			fail_with(r, "lseek");
+			return;
+		}
+		if (lseek(fd, off, SEEK_SET) != off) {
+			fail_with(r, "lseek");
+			return;
+		}
+		n = sys_getdents64(fd, buf, sizeof(buf));
+		if (n < 0) {
+			fail_with(r, "getdents64 (seek check)");
+			return;
+		}
+		if (n > 0)
+			got = ((struct dirent64_raw *)buf)->d_name;
+		r->seek_checked++;
+		if ((want == NULL) != (got == NULL) || (want && strcmp(want, got) != 0)) {
+			r->seek_mismatches++;
+			if (r->seek_mismatches <= 5) {
+				fprintf(stderr, "dirprobe: seek to d_off 0x%" PRIx64 " of '", want_off);
+				ck_print_name(stderr, w.ent[i].name, strlen(w.ent[i].name));
+				fprintf(stderr, "' gave '%s', expected '%s'\n",
+					got ? got : "(end)", want ? want : "(end)");
+			}
+		}
+	}
+}
+
+static void walk_getdents(struct result *r)
+{
+	static char buf[32768] __attribute__((aligned(8)));
+	int fd = open(env.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fail_with(r, "open");
+		return;
+	}
+	for (;;) {
+		long n = sys_getdents64(fd, buf, sizeof(buf));
+
+		if (n < 0) {
+			fail_with(r, "getdents64");
+			break;
+		}
+		if (n == 0)
+			break;
+		for (long pos = 0; pos < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + pos);
+
+			pos += d->d_reclen;
+			if (walk_visit(d->d_name, (uint64_t)d->d_off)) {
+				r->outcome = "loop";
+				close(fd);
+				return;
+			}
+		}
+	}
+	if (!r->failed_call && env.seek_check)
+		seek_check(fd, r);
+	close(fd);
+}
+
+static void walk_readdir(struct result *r, int seek_back)
+{
+	DIR *d = opendir(env.dir);
+
+	if (!d) {
+		fail_with(r, "opendir");
+		return;
+	}
+	for (;;) {
+		struct dirent *de;
+		long pos;
+
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			if (errno)
+				fail_with(r, "readdir");
+			break;
+		}
+		if (seek_back) {
+			/* The article's "no-op": it is one only if cookies are unique. */
+			pos = telldir(d);
+			if (pos < 0) {
+				fail_with(r, "telldir");
+				break;
+			}
+			if (walk_visit(de->d_name, (uint64_t)pos)) {
+				r->outcome = "loop";
+				break;
+			}
+			seekdir(d, pos);
+		} else if (walk_visit(de->d_name, (uint64_t)de->d_off)) {
+			r->outcome = "loop";
+			break;
+		}
+	}
+	closedir(d);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, "DIR", doc, 0, 0, 0 };
+	struct result r = { .outcome = NULL };
+	uint64_t *offs, max_doff = 0;
+	size_t distinct = 0, names = 0;
+	int rc;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return EXIT_ERROR;
+	if (env.mode == MODE_GETDENTS)
+		walk_getdents(&r);
+	else
+		walk_readdir(&r, env.mode == MODE_TELLDIR);
+
+	/* Duplicates among the distinct names' first-seen cookies. */
+	offs = xrealloc(NULL, (w.n + 1) * sizeof(*offs));
+	for (size_t i = 0; i < w.n; i++) {
+		offs[i] = w.ent[i].doff;
+		if (offs[i] > max_doff)
+			max_doff = offs[i];
+		names += !is_dot(w.ent[i].name);
+	}
+	qsort(offs, w.n, sizeof(*offs), cmp_u64);
+	for (size_t i = 0; i < w.n; i++)
+		distinct += i == 0 || offs[i] != offs[i - 1];
+	free(offs);
+
+	/*
+	 * A walk that finished is clean, except in getdents mode, whose point
+	 * is the cookies: a duplicate sends any reader that resumes from a
+	 * saved d_off (NFS, telldir users) back, and the seek check shows it.
+	 */
+	if (!r.outcome)
+		r.outcome = env.mode == MODE_GETDENTS && ((w.n - distinct) || r.seek_mismatches)
+			    ? "loop" : "clean";
+	if (strcmp(r.outcome, "clean") == 0)
+		rc = EXIT_CLEAN;
+	else if (strcmp(r.outcome, "loop") == 0)
+		rc = EXIT_LOOP;
+	else if (strcmp(r.outcome, "eloop") == 0)
+		rc = EXIT_ELOOP;
+	else
+		rc = EXIT_ERROR;
+
+	printf("{\"tool\":\"dirprobe\",\"mode\":\"%s\",\"dir\":", mode_names[env.mode]);
+	json_string(env.dir);
+	printf(",\"long_bits\":%zu,\"off_t_bits\":%zu", 8 * sizeof(long), 8 * sizeof(off_t));
+	printf(",\"entries\":%zu,\"returned\":%llu,\"revisits\":%llu", names, w.returned, w.revisits);
+	printf(",\"distinct_doff\":%zu,\"duplicates\":%zu", distinct, w.n - distinct);
+	printf(",\"seek_checked\":%lu,\"seek_mismatches\":%lu", r.seek_checked, r.seek_mismatches);
+	printf(",\"max_bits\":%d,\"max_doff\":\"0x%" PRIx64 "\"", cookie_bits(max_doff), max_doff);
+	printf(",\"watchdog\":");
+	if (w.looped_on)
+		json_string(w.looped_on);
+	else
+		printf("null");
+	printf(",\"outcome\":\"%s\",\"errno\":%d,\"error\":", r.outcome, r.err);
+	if (r.failed_call) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s: %s", r.failed_call, strerror(r.err));
+		json_string(msg);
+	} else {
+		printf("null");
+	}
+	printf("}\n");
+	if (r.failed_call)
+		fprintf(stderr, "dirprobe: %s %s: %s\n", r.failed_call, env.dir, strerror(r.err));
+	return rc;
+}

@@ -22,6 +22,7 @@ static struct env {
 	const char *image;
 	const char *names_from;
 	int verbose;
+	int info;
 	char **names;
 	int nnames;
 } env = { .alg = -1 };
@@ -42,7 +43,12 @@ static const char doc[] =
 "With --image the seed and algorithm come from the superblock; --alg and\n"
 "--hash-seed still override them.\n"
 "\n"
+"--info prints what the superblock says instead (key=value lines):\n"
+"hash_seed, def_hash_version, flags (signed/unsigned_directory_hash),\n"
+"dir_index, and alg, the algorithm the kernel will use for new directories.\n"
+"\n"
 "EXAMPLES:\n"
+"  cookie-hash --image lab.img --info\n"
 "  cookie-hash --alg half_md4 --hash-seed 0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b foo bar\n"
 "  cookie-hash --image lab.img --names-from names.txt\n";
 
@@ -52,6 +58,7 @@ static const struct argp_option options[] = {
 	{ "image", 'i', "IMG", 0, "Take seed and algorithm from this ext4 image or device", 0 },
 	{ "names-from", 'f', "FILE", 0, "Also hash the names in FILE, one per line ('-': stdin)", 0 },
 	{ "verbose", 'v', NULL, 0, "Say which algorithm and seed are used (stderr)", 0 },
+	{ "info", 'I', NULL, 0, "With --image: print the superblock's hash settings, no names needed", 0 },
 	{ 0 },
 };
 
@@ -79,12 +86,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		env.verbose = 1;
 		break;
+	case 'I':
+		env.info = 1;
+		break;
 	case ARGP_KEY_ARGS:
 		env.names = state->argv + state->next;
 		env.nnames = state->argc - state->next;
 		break;
 	case ARGP_KEY_END:
-		if (env.nnames == 0 && !env.names_from)
+		if (env.info && !env.image)
+			argp_error(state, "--info needs --image IMG");
+		if (env.nnames == 0 && !env.names_from && !env.info)
 			argp_error(state, "no NAME given (and no --names-from)");
 		if (env.alg < 0 && !env.image)
 			argp_error(state, "give --alg ALG or --image IMG");
@@ -161,6 +173,17 @@ int main(int argc, char **argv)
 		seed = sb.hash_seed;
 		if (alg < 0)
 			alg = sb.alg;
+		if (env.info) {
+			ext4hash_seed_format(&sb.hash_seed, seedtxt);
+			static const char *const flagtxt[] = {
+				"none", "signed_directory_hash", "unsigned_directory_hash",
+				"signed_directory_hash,unsigned_directory_hash",
+			};
+
+			printf("image=%s\nhash_seed=%s\ndef_hash_version=%u\nflags=%s\n"
+			       "dir_index=%d\nalg=%s\n", env.image, seedtxt, sb.def_hash_version,
+			       flagtxt[sb.flags & 3], sb.dir_index, ext4hash_alg_name(sb.alg));
+		}
 	}
 	if (env.have_seed)
 		seed = env.seed;

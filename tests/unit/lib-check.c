@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib-check: direct checks of lib/ that need no outside tool.
+ *   - cookie codec round trips for 32- and 64-bit callers, EOF values,
+ *     d_off decoding and the never-EOF adjustment of the major hash;
+ *   - known answers for every hash algorithm (values printed by e2fsprogs'
+ *     debugfs dx_hash, not by this library);
+ *   - UUID seed parsing, and the superblock parser's refusals.
+ * Run by tests/unit/test-lib (and under sanitizers by test-asan).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckutil.h"
+#include "cookie.h"
+#include "ext4hash.h"
+#include "ext4sb.h"
+
+static unsigned long checks, failures;
+
+#define CHECK(cond, ...)                                              \
+	do {                                                          \
+		checks++;                                             \
+		if (!(cond)) {                                        \
+			failures++;                                   \
+			if (failures <= 20) {                         \
+				printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+				printf(__VA_ARGS__);                  \
+				printf("\n");                         \
+			}                                             \
+		}                                                     \
+	} while (0)
+
+static void check_codec(void)
+{
+	struct ck_rng rng;
+	unsigned long before = failures;
+	static const uint32_t edge_major[] = { 0, 2, 0x7ffffffe, 0x80000000, 0xfffffffa, 0xfffffffc };
+	static const uint32_t edge_minor[] = { 0, 1, 0x7fffffff, 0x80000000, 0xffffffff };
+
+	ck_rng_seed(&rng, 42);
+	for (int i = 0; i < 1000000 + 30; i++) {
+		uint32_t major, minor;
+
+		if (i < 30) {
+			major = edge_major[i % 6];
+			minor = edge_minor[i / 6];
+		} else {
+			uint64_t r = ck_rng_next(&rng);
+
+			major = ext4hash_finish_major((uint32_t)(r >> 32));
+			minor = (uint32_t)r;
+		}
+		uint64_t p64 = cookie_hash2pos(COOKIE_64BIT, major, minor);
+		uint64_t p32 = cookie_hash2pos(COOKIE_32BIT, major, minor);
+		struct cookie_decoded d;
+
+		CHECK(cookie_pos2maj(COOKIE_64BIT, p64) == major && cookie_pos2min(COOKIE_64BIT, p64) == minor,
+		      "64-bit round trip of 0x%08" PRIx32 "/0x%08" PRIx32, major, minor);
+		CHECK(cookie_pos2maj(COOKIE_32BIT, p32) == major && cookie_pos2min(COOKIE_32BIT, p32) == 0,
+		      "32-bit round trip of major 0x%08" PRIx32, major);
+		CHECK(p64 < COOKIE_EOF_64BIT && p32 < COOKIE_EOF_32BIT,
+		      "a real entry's cookie is below EOF (0x%08" PRIx32 ")", major);
+		CHECK(p32 == p64 >> 32, "the 31-bit cookie is the 63-bit one's top half");
+		CHECK(cookie_bits(p32) <= 31 && cookie_bits(p64) <= 63, "cookie widths");
+		CHECK(cookie_decode(p64, 64, &d) == 0 && d.major == major && d.minor == minor && !d.eof,
+		      "decode 64-bit d_off 0x%016" PRIx64, p64);
+		CHECK(cookie_decode(p32, 32, &d) == 0 && d.major == major && d.minor == 0 && !d.eof,
+		      "decode 32-bit d_off 0x%08" PRIx64, p32);
+	}
+	printf("codec: 1,000,030 (major, minor) round trips, both widths: %s\n",
+	       failures == before ? "ok" : "FAILED");
+
+	struct cookie_decoded d;
+
+	CHECK(cookie_eof(COOKIE_32BIT) == 0x7fffffffULL, "32-bit EOF");
+	CHECK(cookie_eof(COOKIE_64BIT) == 0x7fffffffffffffffULL, "64-bit EOF");
+	CHECK(cookie_decode(0x7fffffff, 32, &d) == 0 && d.eof && d.width == COOKIE_32BIT, "decode 32-bit EOF");
+	CHECK(cookie_decode(0x7fffffffffffffffULL, 64, &d) == 0 && d.eof, "decode 64-bit EOF");
+	CHECK(cookie_decode(0x7fffffff, 64, &d) == 0 && !d.eof && d.major == 0 && d.minor == 0x7fffffff,
+	      "0x7fffffff from a 64-bit caller is (0, 0x7fffffff), not EOF");
+	CHECK(cookie_decode(0x80000000ULL, 32, &d) == -1, "32-bit caller: d_off above EOF refused");
+	CHECK(cookie_decode(0x8000000000000000ULL, 64, &d) == -1, "64-bit: negative off_t refused");
+	CHECK(cookie_decode(0x123456789aULL, 0, &d) == 0 && d.width == COOKIE_64BIT &&
+	      d.major == 0x24 && d.minor == 0x3456789a, "inferred width: > 31 bits is a 64-bit cookie");
+	CHECK(cookie_decode(0x1234, 0, &d) == 0 && d.width == COOKIE_32BIT && d.major == 0x2468,
+	      "inferred width: <= 31 bits taken as 32-bit");
+	CHECK(cookie_decode(1, 48, &d) == -1, "width 48 refused");
+	CHECK(cookie_bits(0) == 0 && cookie_bits(1) == 1 && cookie_bits(0x7fffffff) == 31 &&
+	      cookie_bits(0x7fffffffffffffffULL) == 63 && cookie_bits(UINT64_MAX) == 64, "cookie_bits");
+
+	/* The hash never yields the major whose 31-bit cookie is EOF. */
+	CHECK(ext4hash_finish_major(0xfffffffe) == 0xfffffffc, "0xfffffffe moves down");
+	CHECK(ext4hash_finish_major(0xffffffff) == 0xfffffffc, "0xffffffff (bit 0 dropped) moves down");
+	CHECK(ext4hash_finish_major(0xfffffffd) == 0xfffffffc, "0xfffffffd keeps 0xfffffffc");
+	CHECK(ext4hash_finish_major(0x12345679) == 0x12345678, "bit 0 dropped");
+	CHECK(cookie_hash2pos(COOKIE_32BIT, ext4hash_finish_major(0xffffffff), 0) == 0x7ffffffe,
+	      "largest real 31-bit cookie is EOF-1");
+	printf("codec: EOF values, decoding, EOF adjustment: done\n");
+}
+
+struct kat {
+	int alg;
+	const char *seed; /* NULL: none */
+	const char *name;
+	uint32_t major, minor;
+};
+
+/* Answers from `debugfs -R "dx_hash -h N [-s SEED] NAME"` (e2fsprogs 1.47.0). */
+static const struct kat kats[] = {
+	{ 1, "01234567-89ab-cdef-0123-456789abcdef", "hello", 0xa26e4a80, 0x97e5b7f7 },
+	{ 0, NULL, "hello", 0x32252546, 0 },
+	{ 0, NULL, "h\xe9llo\xff", 0xbdbc7c5e, 0 },
+	{ 3, NULL, "h\xe9llo\xff", 0x729c6054, 0 },
+	{ 1, NULL, "h\xe9llo\xff", 0x67bb2376, 0xec4ac060 },
+	{ 4, NULL, "h\xe9llo\xff", 0xd8bfff52, 0x501bc43d },
+	{ 2, NULL, "h\xe9llo\xff", 0x71b17e08, 0xf811ad18 },
+	{ 5, NULL, "h\xe9llo\xff", 0x26508c1e, 0xa3b9428e },
+	{ 1, NULL, "a b", 0x45735802, 0x2a2aba85 },
+	{ 1, NULL, "#x", 0xafe09514, 0x1dda792b },
+	{ 1, NULL, "-abc", 0xf8f94906, 0xd7ca4e1c },
+};
+
+static void check_hash(void)
+{
+	unsigned long before = failures;
+	struct ext4hash_seed seed, zero = { { 0 } };
+	struct ext4hash h, h0, hz;
+	char txt[37];
+
+	for (size_t i = 0; i < sizeof(kats) / sizeof(kats[0]); i++) {
+		const struct kat *k = &kats[i];
+
+		if (k->seed)
+			CHECK(ext4hash_seed_parse(k->seed, &seed) == 0, "parse %s", k->seed);
+		CHECK(ext4hash_compute(k->alg, k->seed ? &seed : NULL, k->name, strlen(k->name), &h) == 0,
+		      "compute");
+		CHECK(h.major == k->major && h.minor == k->minor,
+		      "%s(%s): got 0x%08" PRIx32 "/0x%08" PRIx32 ", debugfs says 0x%08" PRIx32 "/0x%08" PRIx32,
+		      ext4hash_alg_name(k->alg), k->name, h.major, h.minor, k->major, k->minor);
+	}
+	/* All-zero seed and no seed are the same thing. */
+	for (int alg = 0; alg < EXT4HASH_NALGS; alg++) {
+		ext4hash_compute(alg, NULL, "some-name", 9, &h0);
+		ext4hash_compute(alg, &zero, "some-name", 9, &hz);
+		CHECK(h0.major == hz.major && h0.minor == hz.minor, "zero seed == default, %s",
+		      ext4hash_alg_name(alg));
+		CHECK(ext4hash_alg_parse(ext4hash_alg_name(alg)) == alg, "alg name round trip");
+	}
+	CHECK(ext4hash_compute(EXT4HASH_SIPHASH, NULL, "x", 1, &h) == -1, "siphash refused");
+	CHECK(ext4hash_compute(42, NULL, "x", 1, &h) == -1, "alg 42 refused");
+	CHECK(ext4hash_alg_parse("md5") == -1 && ext4hash_alg_parse("") == -1, "unknown alg names refused");
+	CHECK(ext4hash_seed_parse("0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b", &seed) == 0, "good UUID");
+	ext4hash_seed_format(&seed, txt);
+	CHECK(strcmp(txt, "0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b") == 0, "UUID round trip (%s)", txt);
+	CHECK(seed.w[0] == 0x532acd0f, "seed word 0 is bytes 0..3 little-endian (0x%08" PRIx32 ")", seed.w[0]);
+	static const char *const bad[] = { "", "zz", "0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4", "0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4bb",
+		"0fcd2a53x0de4-4fb7-9c4f-5cc2a1e33f4b", "0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4g" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(ext4hash_seed_parse(bad[i], &seed) == -1, "bad UUID '%s' refused", bad[i]);
+	printf("hash: %zu debugfs known answers, zero seed, names, UUIDs: %s\n",
+	       sizeof(kats) / sizeof(kats[0]), failures == before ? "ok" : "FAILED");
+}
+
+static void check_superblock(void)
+{
+	unsigned long before = failures;
+	uint8_t raw[1024];
+	struct ext4sb_info sb;
+	char err[512];
+
+	memset(raw, 0, sizeof(raw));
+	CHECK(ext4sb_parse(raw, 500, "img", &sb, err, sizeof(err)) == -1 && strstr(err, "truncated"),
+	      "short superblock: %s", err);
+	CHECK(ext4sb_parse(raw, sizeof(raw), "img", &sb, err, sizeof(err)) == -1 &&
+	      strstr(err, "not an ext2/3/4"), "no magic: %s", err);
+	raw[0x38] = 0x53;
+	raw[0x39] = 0xef;
+	raw[0x4c] = 1;
+	raw[0x5c] = 0x20;
+	for (int i = 0; i < 16; i++)
+		raw[0xec + i] = (uint8_t)(i + 1);
+	raw[0xfc] = 2;          /* tea */
+	raw[0x160] = 2;         /* unsigned */
+	CHECK(ext4sb_parse(raw, sizeof(raw), "img", &sb, err, sizeof(err)) == 0, "valid: %s", err);
+	CHECK(sb.alg == EXT4HASH_TEA_UNSIGNED && sb.hash_unsigned && sb.dir_index, "tea + unsigned flag = tea_unsigned");
+	CHECK(sb.hash_seed.w[0] == 0x04030201 && sb.hash_seed.w[3] == 0x100f0e0d, "seed words");
+	raw[0x160] = 1;
+	ext4sb_parse(raw, sizeof(raw), "img", &sb, err, sizeof(err));
+	CHECK(sb.alg == EXT4HASH_TEA && !sb.hash_unsigned, "signed flag = tea");
+	raw[0x160] = 0;
+	ext4sb_parse(raw, sizeof(raw), "img", &sb, err, sizeof(err));
+	CHECK(sb.alg == EXT4HASH_TEA, "no flag = signed (x86)");
+	raw[0xfc] = 6;
+	CHECK(ext4sb_parse(raw, sizeof(raw), "img", &sb, err, sizeof(err)) == -1 && strstr(err, "siphash"),
+	      "siphash default refused: %s", err);
+	printf("superblock: truncated, foreign, flags, seed: %s\n", failures == before ? "ok" : "FAILED");
+}
+
+int main(void)
+{
+	check_codec();
+	check_hash();
+	check_superblock();
+	printf("%lu checks, %lu failed\n", checks, failures);
+	return failures ? 1 : 0;
+}

@@ -8,7 +8,7 @@ export COOKIEKIT_CACHE ?= $(HOME)/.cache/cookiekit
 KERNEL   ?=
 VARIANT  := $(if $(KERNEL),$(KERNEL),after)
 
-.PHONY: all deps kernel rootfs disks tools vm-run test check help
+.PHONY: all deps kernel rootfs disks tools guest vm-run test check help
 .DEFAULT_GOAL := help
 
 help:
@@ -37,3 +37,15 @@ check: deps tools
 
 test: deps kernel tools rootfs disks
 	@$(TOP)/tests/run
+
+# The guest's init and helpers reach the guest through the 9p share of build/.
+GUEST_SRC := $(shell find $(TOP)/vm/guest -type f)
+$(BUILD)/guest/.stamp: $(GUEST_SRC)
+	@mkdir -p $(BUILD)/guest
+	@cp -a $(TOP)/vm/guest/. $(BUILD)/guest/
+	@touch $@
+guest: $(BUILD)/guest/.stamp
+
+vm-run: deps guest rootfs disks tools
+	@$(TOP)/kernel/build $(VARIANT)
+	@$(TOP)/vm/run --kernel $(VARIANT)

@@ -31,32 +31,43 @@ static inline uint32_t name_byte(const unsigned char *p, int is_unsigned)
 }
 
 /*
+ * `n` (1..4) name bytes shifted, one by one, into the low end of `pad`:
+ * the big-endian value of the bytes above what is left of the pad.  For
+ * the signed variants every byte >= 0x80 at bit offset s also adds the
+ * sign extension 0xffffff00 << s, i.e. takes 1 << (s + 8) away; the byte
+ * entering last at the top (s = 24) borrows beyond bit 31, which is lost.
+ */
+static inline uint32_t shift_in(const unsigned char *p, int n, uint32_t pad, int is_unsigned)
+{
+	uint32_t v = 0;
+
+	for (int k = 0; k < n; k++)
+		v = v << 8 | p[k];
+	if (!is_unsigned)
+		v -= ((v & 0x80808080u) >> 7) << 8;
+	return n == 4 ? v : (pad << (8 * n)) + v;
+}
+
+/*
  * Pack up to 4*nwords bytes of the name into message words.  Each word
  * starts from a pad made of the (remaining) length repeated in every byte,
  * and shifts name bytes in from the right; words after the end of the
  * name are pure pad.  `len` is the whole remaining length, not just this
  * block's share, because the pad encodes it.
  */
-static void pack_words(const unsigned char *msg, size_t len, uint32_t *words,
-		       int nwords, int is_unsigned)
+static inline void pack_words(const unsigned char *msg, size_t len, uint32_t *words,
+			      int nwords, int is_unsigned)
 {
 	uint32_t pad = (uint32_t)len | ((uint32_t)len << 8);
 	size_t take = len < (size_t)nwords * 4 ? len : (size_t)nwords * 4;
-	uint32_t acc = pad;
-	int filled = 0;
+	int full = (int)(take / 4), rest = (int)(take % 4), filled;
 
 	pad |= pad << 16;
-	acc = pad;
-	for (size_t i = 0; i < take; i++) {
-		acc = (acc << 8) + name_byte(msg + i, is_unsigned);
-		if (i % 4 == 3) {
-			words[filled++] = acc;
-			acc = pad;
-		}
-	}
+	for (filled = 0; filled < full; filled++)
+		words[filled] = shift_in(msg + 4 * filled, 4, pad, is_unsigned);
 	/* A partial last word still carries the pad in its upper bytes. */
 	if (filled < nwords)
-		words[filled++] = acc;
+		words[filled++] = rest ? shift_in(msg + 4 * full, rest, pad, is_unsigned) : pad;
 	while (filled < nwords)
 		words[filled++] = pad;
 }

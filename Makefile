@@ -35,7 +35,7 @@ kernel: deps
 check: deps tools
 	@$(TOP)/tests/run tests/unit
 
-test: deps kernel tools rootfs disks
+test: deps kernel tools rootfs disks guest
 	@$(TOP)/tests/run
 
 # The guest's init and helpers reach the guest through the 9p share of build/.

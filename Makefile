@@ -29,13 +29,19 @@ deps:
 kernel: deps
 	@$(TOP)/kernel/build $(KERNEL)
 
+# What `make test` builds first; each concern's fragment adds its own targets
+# (TEST_DEPS += ...) and, where it has them, its user-facing targets.
+TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/tools/tools.mk
 -include $(TOP)/vm/vm.mk
+-include $(TOP)/bpf/bpf.mk
+-include $(TOP)/tui/tui.mk
+-include $(TOP)/gdb-scripts/gdb.mk
 
 check: deps tools
 	@$(TOP)/tests/run tests/unit
 
-test: deps kernel tools rootfs disks guest
+test: $(TEST_DEPS)
 	@$(TOP)/tests/run
 
 # The guest's init and helpers reach the guest through the 9p share of build/.

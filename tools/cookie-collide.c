@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cookie-collide: names whose ext4 readdir cookies collide.
+ *
+ * --bits 31: names with equal major hashes (equal 31-bit cookies).  A plain
+ *   birthday search: about 2^16 random names give the first pair.
+ * --bits 63: names with equal major AND minor hashes, so even the 63-bit
+ *   cookies of Linux >= 3.4 collide.  Storing 2^31.5 names is out of the
+ *   question, so this is van Oorschot and Wiener's parallel collision
+ *   search with distinguished points: every thread walks x -> f(x), where
+ *   f hashes the name derived from x and returns its 63-bit cookie, until
+ *   x is "distinguished" (low DP-bits zero); only those end points are
+ *   stored.  Two walks that reach the same end point merged somewhere, and
+ *   re-walking them from their starts finds the two names where they met.
+ *   Expected work sqrt(pi/2 * 2^63) ~ 3.8e9 hashes; memory ~ work / 2^DP-bits.
+ *
+ * Every pair is re-hashed with the library before it is printed.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ckutil.h"
+#include "cookie.h"
+#include "ext4hash.h"
+#include "ext4sb.h"
+
+#define DEFAULT_ALPHABET "abcdefghijklmnopqrstuvwxyz0123456789"
+#define MASK63 0x7fffffffffffffffULL
+
+static struct env {
+	int bits;
+	int alg;
+	int have_seed;
+	struct ext4hash_seed seed;
+	const char *image;
+	uint64_t count;
+	uint64_t rng_seed;
+	int have_rng_seed;
+	const char *prefix;
+	size_t prefix_len;
+	unsigned long len;
+	const char *alphabet;
+	size_t alen;
+	unsigned long threads;
+	unsigned int dp_bits;
+	unsigned int search_bits;
+	int quiet;
+	double progress_every;
+} env = {
+	.alg = -1, .count = 1, .prefix = "", .alphabet = DEFAULT_ALPHABET,
+	.dp_bits = 12, .search_bits = 63, .progress_every = -1,
+};
+
+const char *argp_program_version = "cookie-collide (cookiekit) 1";
+static const char doc[] =
+"Find names whose ext4 readdir cookies collide.\n"
+"\n"
+"USAGE: cookie-collide --bits 31|63 (--alg ALG [--hash-seed UUID] | --image IMG)\n"
+"                      [--count N] [--rng-seed N] [--prefix P] [--len L]\n"
+"\n"
+"Prints one colliding group per line: the names, tab-separated, then the\n"
+"shared hashes in hex (31 bits: the major hash; 63 bits: major and minor).\n"
+"Names are PREFIX followed by L characters of the alphabet.\n"
+"\n"
+"--bits 31 is instant (a birthday search in memory).  --bits 63 runs a\n"
+"parallel distinguished-point search on all cores: ~3.8e9 hashes expected,\n"
+"minutes; progress (rate, expected remaining work) goes to stderr.\n"
+"The same --rng-seed, --threads and settings repeat the same walks.\n"
+"\n"
+"EXAMPLES:\n"
+"  cookie-collide --bits 31 --alg half_md4 --hash-seed 0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b --count 8\n"
+"  cookie-collide --bits 31 --image lab.img --prefix file- --len 6\n"
+"  cookie-collide --bits 63 --image lab.img --rng-seed 1\n";
+
+enum { OPT_ALPHABET = 256, OPT_THREADS, OPT_DP_BITS, OPT_PROGRESS, OPT_SEARCH_BITS };
+
+static const struct argp_option options[] = {
+	{ "bits", 'b', "31|63", 0, "Collide 31-bit cookies (major hash) or 63-bit ones (major and minor)", 0 },
+	{ "alg", 'a', "ALG", 0, "legacy, half_md4, tea, or *_unsigned", 0 },
+	{ "hash-seed", 's', "UUID", 0, "Hash seed (default: none = the algorithm's default)", 0 },
+	{ "image", 'i', "IMG", 0, "Take seed and algorithm from this ext4 image", 0 },
+	{ "count", 'n', "N", 0, "Number of groups to print (default 1)", 0 },
+	{ "rng-seed", 'r', "N", 0, "Seed for the search's own randomness (default: random, shown on stderr)", 0 },
+	{ "prefix", 'p', "P", 0, "Start every name with P", 0 },
+	{ "len", 'l', "L", 0, "Random characters after the prefix (default 8 for 31 bits, the least that holds 63 bits for 63)", 0 },
+	{ "alphabet", OPT_ALPHABET, "CHARS", 0, "Characters for the random part (default a-z0-9)", 0 },
+	{ "threads", OPT_THREADS, "T", 0, "63 bits: worker threads (default: all online CPUs)", 0 },
+	{ "dp-bits", OPT_DP_BITS, "K", 0, "63 bits: a point is distinguished when its low K bits are 0 (default 12)", 0 },
+	{ "progress", OPT_PROGRESS, "SECONDS", 0, "63 bits: progress line interval (default 1 on a terminal, else 10)", 0 },
+	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
+	{ "search-bits", OPT_SEARCH_BITS, "B", 0, "63 bits, for tests: collide only the low B (32..63) bits "
+	  "of the 63-bit cookie, so the distinguished-point machinery finishes in seconds", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+	double d;
+
+	switch (key) {
+	case 'b':
+		if (ck_parse_u64(arg, 0, 1000, &v) || (v != 31 && v != 63))
+			argp_error(state, "--bits: '%s' is not 31 or 63 (the cookie widths ext4 hands out)", arg);
+		env.bits = (int)v;
+		break;
+	case 'a':
+		env.alg = ext4hash_alg_parse(arg);
+		if (env.alg < 0)
+			argp_error(state, "--alg: unknown algorithm '%s' (legacy, half_md4, tea, "
+				   "legacy_unsigned, half_md4_unsigned, tea_unsigned)", arg);
+		break;
+	case 's':
+		if (ext4hash_seed_parse(arg, &env.seed))
+			argp_error(state, "--hash-seed: '%s' is not a UUID "
+				   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", arg);
+		env.have_seed = 1;
+		break;
+	case 'i':
+		env.image = arg;
+		break;
+	case 'n':
+		if (ck_parse_u64(arg, 1, 100000, &v))
+			argp_error(state, "--count: '%s' is not a number in 1..100000", arg);
+		env.count = v;
+		break;
+	case 'r':
+		if (ck_parse_u64(arg, 0, UINT64_MAX, &v))
+			argp_error(state, "--rng-seed: '%s' is not an unsigned 64-bit number", arg);
+		env.rng_seed = v;
+		env.have_rng_seed = 1;
+		break;
+	case 'p':
+		if (strchr(arg, '/'))
+			argp_error(state, "--prefix: '%s' contains '/', which no file name can", arg);
+		env.prefix = arg;
+		break;
+	case 'l':
+		if (ck_parse_u64(arg, 1, EXT4_NAME_MAX, &v))
+			argp_error(state, "--len: '%s' is not a number in 1..%d", arg, EXT4_NAME_MAX);
+		env.len = (unsigned long)v;
+		break;
+	case OPT_ALPHABET: {
+		size_t n = strlen(arg);
+
+		if (n < 2 || strchr(arg, '/'))
+			argp_error(state, "--alphabet: '%s' needs at least 2 characters and no '/'", arg);
+		for (size_t i = 0; i < n; i++)
+			if (memchr(arg, arg[i], i))
+				argp_error(state, "--alphabet: '%c' appears twice", arg[i]);
+		env.alphabet = arg;
+		break;
+	}
+	case OPT_THREADS:
+		if (ck_parse_u64(arg, 1, 1024, &v))
+			argp_error(state, "--threads: '%s' is not a number in 1..1024", arg);
+		env.threads = (unsigned long)v;
+		break;
+	case OPT_DP_BITS:
+		if (ck_parse_u64(arg, 4, 24, &v))
+			argp_error(state, "--dp-bits: '%s' is not a number in 4..24", arg);
+		env.dp_bits = (unsigned int)v;
+		break;
+	case OPT_PROGRESS:
+		if (ck_parse_double(arg, 0.1, 3600, &d))
+			argp_error(state, "--progress: '%s' is not a number of seconds in 0.1..3600", arg);
+		env.progress_every = d;
+		break;
+	case 'q':
+		env.quiet = 1;
+		break;
+	case OPT_SEARCH_BITS:
+		if (ck_parse_u64(arg, 32, 63, &v))
+			argp_error(state, "--search-bits: '%s' is not a number in 32..63", arg);
+		env.search_bits = (unsigned int)v;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (!env.bits)
+			argp_error(state, "--bits 31 or --bits 63 is required");
+		if (env.alg < 0 && !env.image)
+			argp_error(state, "give --alg ALG (and --hash-seed UUID) or --image IMG");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int alg;
+static struct ext4hash_seed seed;
+/* The cookie bits that must agree: all 63, unless --search-bits says fewer. */
+static uint64_t out_mask = MASK63;
+
+/* ------------------------------------------------------------------ names */
+
+/*
+ * The name of a 64-bit value v: the prefix, then the first L base-A digits
+ * of the fraction v / 2^64.  Each digit is one 64x64->128 multiply; the
+ * names of values that differ by at least 2^64 / A^L differ.
+ */
+static size_t name_of(uint64_t v, char *buf)
+{
+	char *p = buf + env.prefix_len;
+
+	memcpy(buf, env.prefix, env.prefix_len);
+	for (unsigned long i = 0; i < env.len; i++) {
+		unsigned __int128 t = (unsigned __int128)v * env.alen;
+
+		*p++ = env.alphabet[(size_t)(t >> 64)];
+		v = (uint64_t)t;
+	}
+	*p = 0;
+	return (size_t)(p - buf);
+}
+
+static int valid_name(const char *n)
+{
+	return strcmp(n, ".") && strcmp(n, "..");
+}
+
+/* Re-hash both names with the library, as the kernel would, and compare. */
+static int verify_pair(const char *a, const char *b, struct ext4hash *shared)
+{
+	struct ext4hash ha, hb;
+
+	if (!strcmp(a, b) || !valid_name(a) || !valid_name(b))
+		return 0;
+	ext4hash_compute(alg, &seed, a, strlen(a), &ha);
+	ext4hash_compute(alg, &seed, b, strlen(b), &hb);
+	if (env.bits == 31 && ha.major != hb.major)
+		return 0;
+	if (env.bits == 63 && ((cookie_hash2pos(COOKIE_64BIT, ha.major, ha.minor) ^
+				cookie_hash2pos(COOKIE_64BIT, hb.major, hb.minor)) & out_mask))
+		return 0;
+	*shared = ha;
+	return 1;
+}
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void print_pair(const char *a, const char *b, const struct ext4hash *h)
+{
+	ck_print_name(stdout, a, strlen(a));
+	putchar('\t');
+	ck_print_name(stdout, b, strlen(b));
+	if (env.bits == 31)
+		printf("\t0x%08" PRIx32 "\n", h->major);
+	else
+		printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\n", h->major, h->minor);
+	fflush(stdout);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --------------------------------------------------------------- 31 bits */
+
+/*
+ * Random names into a table keyed by the 31-bit cookie; a second name with
+ * a cookie already there is a pair.  Each cookie is used by one printed
+ * pair at most, so the pairs stay independent when put in one directory.
+ * Also serves --bits 63 for the legacy hashes, whose minor hash is always 0.
+ */
+struct slot31 {
+	uint64_t v;       /* the value whose name is stored */
+	uint32_t cookie;  /* major >> 1, + 1 so that 0 means empty */
+	uint32_t used;    /* already printed as part of a pair */
+};
+
+static int collide31(void)
+{
+	size_t nslots = 1 << 16, n = 0;
+	struct slot31 *tab = calloc(nslots, sizeof(*tab));
+	struct ck_rng rng;
+	char name[EXT4_NAME_MAX + 1], other[EXT4_NAME_MAX + 1];
+	uint64_t found = 0, hashes = 0;
+	double t0 = now();
+
+	if (!tab) {
+		fprintf(stderr, "cookie-collide: out of memory\n");
+		return 1;
+	}
+	ck_rng_seed(&rng, env.rng_seed);
+	while (found < env.count) {
+		uint64_t v = ck_rng_next(&rng);
+		size_t len = name_of(v, name);
+		struct ext4hash h;
+		uint32_t key;
+		size_t j;
+
+		if (!valid_name(name))
+			continue;
+		ext4hash_compute(alg, &seed, name, len, &h);
+		hashes++;
+		key = (h.major >> 1) + 1;
+		j = (key * 0x9e3779b1u) & (nslots - 1);
+		while (tab[j].cookie && tab[j].cookie != key)
+			j = (j + 1) & (nslots - 1);
+		if (tab[j].cookie) {
+			struct ext4hash shared;
+
+			name_of(tab[j].v, other);
+			if (tab[j].used || !verify_pair(other, name, &shared))
+				continue;   /* same name drawn twice, or cookie taken */
+			print_pair(other, name, &shared);
+			tab[j].used = 1;
+			found++;
+			continue;
+		}
+		tab[j].v = v;
+		tab[j].cookie = key;
+		if (++n * 2 > nslots) {
+			/* Double the table; Robin-Hood-free linear probing rehash. */
+			size_t nn = nslots * 2;
+			struct slot31 *nt = calloc(nn, sizeof(*nt));
+
+			if (!nt) {
+				fprintf(stderr, "cookie-collide: out of memory after %zu names\n", n);
+				free(tab);
+				return 1;
+			}
+			for (size_t i = 0; i < nslots; i++) {
+				if (!tab[i].cookie)
+					continue;
+				size_t k = (tab[i].cookie * 0x9e3779b1u) & (nn - 1);
+
+				while (nt[k].cookie)
+					k = (k + 1) & (nn - 1);
+				nt[k] = tab[i];
+			}
+			free(tab);
+			tab = nt;
+			nslots = nn;
+		}
+	}
+	if (!env.quiet)
+		fprintf(stderr, "cookie-collide: %" PRIu64 " group(s) from %" PRIu64 " names in %.3f s, "
+			"table %zu MiB\n", found, hashes, now() - t0, nslots * sizeof(*tab) >> 20);
+	free(tab);
+	return 0;
+}
+
+/* --------------------------------------------------------------- 63 bits */
+
+static uint64_t key_mix, key_start;
+
+/* A bijection of [0, 2^63): keyed by --rng-seed, so each seed walks anew. */
+static inline uint64_t mix63(uint64_t x)
+{
+	x = ((x ^ key_mix) * 0x9e3779b97f4a7c15ULL) & MASK63;
+	x ^= x >> 29;
+	x = (x * 0xbf58476d1ce4e5b9ULL) & MASK63;
+	x ^= x >> 32;
+	return x;
+}
+
+/* f: a 63-bit point -> its name -> that name's 63-bit cookie. */
+static inline uint64_t step63(uint64_t x, char *buf)
+{
+	struct ext4hash h;
+	size_t len = name_of(mix63(x) << 1, buf);
+
+	ext4hash_compute(alg, &seed, buf, len, &h);
+	return cookie_hash2pos(COOKIE_64BIT, h.major, h.minor) & out_mask;
+}
+
+/* Trail starts are numbered; the number is all the table needs to keep. */
+static inline uint64_t start_point(uint32_t id)
+{
+	uint64_t s = key_start + id;
+
+	return ck_splitmix64(&s) & MASK63;
+}
+
+struct dp_slot {
+	uint64_t dp;    /* end point | 1<<63, 0 = empty */
+	uint32_t id;    /* trail start number */
+	uint32_t len;   /* steps from start to end point */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct dp_slot *tab;
+	size_t nslots, n, max_slots;
+	uint64_t dp_mask;
+	uint32_t max_len;
+	atomic_uint next_id;
+	atomic_int stop;
+	atomic_uint_fast64_t hashes, trails, abandoned, robin_hoods, merges;
+	uint64_t found;
+	char (*pairs)[2][EXT4_NAME_MAX + 1];
+	int table_full;
+} s63 = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static size_t dp_index(uint64_t dp, size_t nslots)
+{
+	return (size_t)((dp * 0x9e3779b97f4a7c15ULL) >> 20) & (nslots - 1);
+}
+
+/* Insert; on a hit return the other trail (1), else 0.  Caller holds lock. */
+static int dp_insert(uint64_t dp, uint32_t id, uint32_t len, struct dp_slot *other)
+{
+	uint64_t key = dp | 1ULL << 63;
+	size_t j;
+
+	if (s63.n * 2 >= s63.nslots && s63.nslots < s63.max_slots) {
+		size_t nn = s63.nslots * 2;
+		struct dp_slot *nt = calloc(nn, sizeof(*nt));
+
+		if (nt) {
+			for (size_t i = 0; i < s63.nslots; i++) {
+				if (!s63.tab[i].dp)
+					continue;
+				size_t k = dp_index(s63.tab[i].dp, nn);
+
+				while (nt[k].dp)
+					k = (k + 1) & (nn - 1);
+				nt[k] = s63.tab[i];
+			}
+			free(s63.tab);
+			s63.tab = nt;
+			s63.nslots = nn;
+		}
+	}
+	if (s63.n * 10 >= s63.nslots * 9) {
+		s63.table_full = 1;
+		return 0;
+	}
+	j = dp_index(key, s63.nslots);
+	while (s63.tab[j].dp && s63.tab[j].dp != key)
+		j = (j + 1) & (s63.nslots - 1);
+	if (s63.tab[j].dp) {
+		*other = s63.tab[j];
+		return 1;
+	}
+	s63.tab[j] = (struct dp_slot){ key, id, len };
+	s63.n++;
+	return 0;
+}
+
+/*
+ * Two trails end at the same point.  Walk the longer one until both are
+ * the same distance from it, then step both until their next points
+ * agree: the two current points are different names with one cookie.
+ * If the points themselves meet first, one start lay on the other trail
+ * ("Robin Hood") and there is no collision to gain.
+ */
+static uint64_t resolve(uint32_t id_a, uint32_t len_a, uint32_t id_b, uint32_t len_b,
+			char *na, char *nb)
+{
+	uint64_t a = start_point(id_a), b = start_point(id_b), fa, fb;
+
+	for (; len_a > len_b; len_a--)
+		a = step63(a, na);
+	for (; len_b > len_a; len_b--)
+		b = step63(b, nb);
+	if (a == b)
+		return 0;
+	for (uint32_t i = 0; i <= len_a; i++) {
+		fa = step63(a, na);
+		fb = step63(b, nb);
+		if (fa == fb)
+			return 1; /* na, nb hold the names of a and b */
+		a = fa;
+		b = fb;
+		if (a == b)
+			return 0;
+	}
+	return 0;
+}
+
+static void record_pair(const char *na, const char *nb)
+{
+	struct ext4hash shared;
+	const char *lo = strcmp(na, nb) < 0 ? na : nb, *hi = lo == na ? nb : na;
+
+	if (!verify_pair(lo, hi, &shared)) {
+		fprintf(stderr, "cookie-collide: internal error: %s / %s do not verify, skipped\n", lo, hi);
+		return;
+	}
+	pthread_mutex_lock(&out_lock);
+	for (uint64_t i = 0; i < s63.found; i++)
+		if (!strcmp(s63.pairs[i][0], lo) && !strcmp(s63.pairs[i][1], hi)) {
+			pthread_mutex_unlock(&out_lock);
+			return; /* found again through other trails */
+		}
+	if (s63.found < env.count) {
+		strcpy(s63.pairs[s63.found][0], lo);
+		strcpy(s63.pairs[s63.found][1], hi);
+		s63.found++;
+		if (!env.quiet && isatty(2))
+			fputc('\n', stderr);
+		print_pair(lo, hi, &shared);
+		if (s63.found >= env.count)
+			atomic_store(&s63.stop, 1);
+	}
+	pthread_mutex_unlock(&out_lock);
+}
+
+static void *worker63(void *arg)
+{
+	char buf[EXT4_NAME_MAX + 1], na[EXT4_NAME_MAX + 1], nb[EXT4_NAME_MAX + 1];
+	uint64_t local = 0;
+
+	(void)arg;
+	while (!atomic_load_explicit(&s63.stop, memory_order_relaxed)) {
+		uint32_t id = atomic_fetch_add(&s63.next_id, 1), len = 0;
+		uint64_t x = start_point(id);
+		struct dp_slot other;
+		int hit;
+
+		do {
+			x = step63(x, buf);
+			len++;
+			if ((len & 4095) == 0) {
+				atomic_fetch_add_explicit(&s63.hashes, 4096, memory_order_relaxed);
+				local = 0;
+				if (atomic_load_explicit(&s63.stop, memory_order_relaxed))
+					return NULL;
+			}
+		} while ((x & s63.dp_mask) && len < s63.max_len);
+		atomic_fetch_add_explicit(&s63.hashes, len & 4095, memory_order_relaxed);
+		if (len >= s63.max_len) {
+			/* Probably a cycle without a distinguished point: drop it. */
+			atomic_fetch_add(&s63.abandoned, 1);
+			continue;
+		}
+		atomic_fetch_add(&s63.trails, 1);
+		pthread_mutex_lock(&s63.lock);
+		hit = dp_insert(x, id, len, &other);
+		if (s63.table_full)
+			atomic_store(&s63.stop, 1);
+		pthread_mutex_unlock(&s63.lock);
+		if (!hit)
+			continue;
+		atomic_fetch_add(&s63.merges, 1);
+		if (resolve(other.id, other.len, id, len, na, nb))
+			record_pair(na, nb);
+		else
+			atomic_fetch_add(&s63.robin_hoods, 1);
+	}
+	(void)local;
+	return NULL;
+}
+
+/*
+ * Expected further work until the next collision, given w points computed:
+ * for the first, the birthday tail E[W - w | W > w] with P(W > w) =
+ * exp(-w^2 / 2N); for later ones about N / w (each new point meets one of
+ * the w old ones with probability w / N).  Plus one trail to the DP.
+ */
+static double expected_remaining(double w, double n, uint64_t found)
+{
+	double tail = 1.0 / (double)(s63.dp_mask + 1);
+
+	if (found == 0) {
+		double x = w / sqrt(2 * n);
+
+		if (x > 25)
+			return sqrt(2 * n) / (2 * x) + 1 / tail;
+		return sqrt(M_PI * n / 2) * exp(x * x) * erfc(x) + 1 / tail;
+	}
+	return n / (w > 1 ? w : 1) + 1 / tail;
+}
+
+static long rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static int collide63(void)
+{
+	pthread_t *tids;
+	double t0 = now(), last = t0, n = ldexp(1.0, (int)env.search_bits);
+	double every = env.progress_every > 0 ? env.progress_every : isatty(2) ? 1 : 10;
+	int tty = isatty(2);
+
+	uint64_t sm = env.rng_seed;
+
+	key_mix = ck_splitmix64(&sm);
+	key_start = ck_splitmix64(&sm);
+	s63.dp_mask = (1ULL << env.dp_bits) - 1;
+	s63.max_len = 20u << env.dp_bits;
+	s63.nslots = 1 << 16;
+	/* 2^24 slots of 16 bytes: 256 MiB, 384 MiB while doubling into it. */
+	s63.max_slots = 1 << 24;
+	s63.tab = calloc(s63.nslots, sizeof(*s63.tab));
+	s63.pairs = calloc(env.count, sizeof(*s63.pairs));
+	tids = calloc(env.threads, sizeof(*tids));
+	if (!s63.tab || !s63.pairs || !tids) {
+		fprintf(stderr, "cookie-collide: out of memory\n");
+		return 1;
+	}
+	for (unsigned long i = 0; i < env.threads; i++)
+		if (pthread_create(&tids[i], NULL, worker63, NULL)) {
+			fprintf(stderr, "cookie-collide: cannot start thread %lu: %s\n", i, strerror(errno));
+			atomic_store(&s63.stop, 1);
+			env.threads = i;
+			break;
+		}
+	while (!atomic_load(&s63.stop)) {
+		usleep(50000);
+		double t = now();
+
+		if (env.quiet || t - last < every)
+			continue;
+		last = t;
+		double w = (double)atomic_load(&s63.hashes), rate = w / (t - t0);
+		double rem = expected_remaining(w, n, s63.found);
+
+		fprintf(stderr, "%scookie-collide: %.3g hashes, %.1f M/s, %" PRIu64 "/%" PRIu64
+			" found, %zu DPs, expected remaining %.2g hashes (~%.0f s)%s",
+			tty ? "\r" : "", w, rate / 1e6, s63.found, env.count, s63.n, rem,
+			rem / (rate > 0 ? rate : 1), tty ? "   " : "\n");
+	}
+	for (unsigned long i = 0; i < env.threads; i++)
+		pthread_join(tids[i], NULL);
+	if (!env.quiet) {
+		double t = now() - t0, w = (double)atomic_load(&s63.hashes);
+
+		fprintf(stderr, "%scookie-collide: %" PRIu64 " group(s) in %.1f s: %.3g hashes "
+			"(%.2f x the expected %.3g for the first), %.1f M/s on %lu threads; "
+			"%" PRIu64 " trails, %zu DPs stored, %" PRIu64 " merges (%" PRIu64 " Robin Hood), "
+			"%" PRIu64 " abandoned; table %zu MiB, peak RSS %ld MiB; rng-seed %" PRIu64 "\n",
+			tty ? "\n" : "", s63.found, t, w, w / sqrt(M_PI / 2 * n), sqrt(M_PI / 2 * n),
+			w / t / 1e6, env.threads, (uint64_t)s63.trails, s63.n, (uint64_t)s63.merges,
+			(uint64_t)s63.robin_hoods, (uint64_t)s63.abandoned,
+			s63.nslots * sizeof(*s63.tab) >> 20, rss_kib() / 1024, env.rng_seed);
+	}
+	if (s63.table_full) {
+		fprintf(stderr, "cookie-collide: distinguished-point table full (%zu entries) after %" PRIu64
+			" of %" PRIu64 " groups; use a larger --dp-bits or a smaller --count\n",
+			s63.n, s63.found, env.count);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, 0, 0, 0 };
+	char err[512];
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 1;
+	alg = env.alg;
+	if (env.image) {
+		struct ext4sb_info sb;
+
+		if (ext4sb_read(env.image, &sb, err, sizeof(err))) {
+			fprintf(stderr, "cookie-collide: --image: %s\n", err);
+			return 1;
+		}
+		seed = sb.hash_seed;
+		if (alg < 0)
+			alg = sb.alg;
+	}
+	if (env.have_seed)
+		seed = env.seed;
+	if (!env.have_rng_seed)
+		env.rng_seed = ck_random_seed();
+	env.prefix_len = strlen(env.prefix);
+	env.alen = strlen(env.alphabet);
+	/* The least length that holds 63 bits (31-bit searches need far less). */
+	unsigned long need63 = (unsigned long)ceil(63.0 / log2((double)env.alen) - 1e-9);
+
+	if (!env.len)
+		env.len = env.bits == 63 ? need63 : 8;
+	if (env.prefix_len + env.len > EXT4_NAME_MAX) {
+		fprintf(stderr, "cookie-collide: --prefix plus --len make %zu bytes, over the %d of a name\n",
+			env.prefix_len + env.len, EXT4_NAME_MAX);
+		return 1;
+	}
+	if (env.bits == 31 && env.len * log2((double)env.alen) < 40) {
+		fprintf(stderr, "cookie-collide: --len %lu over %zu characters gives only 2^%.1f names; "
+			"use --len so that there are at least 2^40\n", env.len, env.alen,
+			env.len * log2((double)env.alen));
+		return 1;
+	}
+	if (env.bits == 63 && alg != EXT4HASH_LEGACY && alg != EXT4HASH_LEGACY_UNSIGNED && env.len < need63) {
+		fprintf(stderr, "cookie-collide: --len %lu is too short for --bits 63: %zu characters need "
+			"at least %lu to name 2^63 points\n", env.len, env.alen, need63);
+		return 1;
+	}
+	if (!env.threads) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		env.threads = n > 0 ? (unsigned long)n : 1;
+	}
+	if (!env.quiet) {
+		char seedtxt[37];
+
+		ext4hash_seed_format(&seed, seedtxt);
+		fprintf(stderr, "cookie-collide: %d-bit cookies, alg %s, seed %s%s, names %s+%lu of %zu chars, "
+			"rng-seed %" PRIu64 "\n", env.bits, ext4hash_alg_name(alg), seedtxt,
+			ext4hash_seed_is_zero(&seed) ? " (default)" : "", env.prefix, env.len, env.alen,
+			env.rng_seed);
+	}
+	if (env.search_bits < 63) {
+		if (env.bits != 63 || env.dp_bits + 8 > env.search_bits) {
+			fprintf(stderr, "cookie-collide: --search-bits needs --bits 63 and --dp-bits "
+				"at most B - 8\n");
+			return 1;
+		}
+		out_mask = (1ULL << env.search_bits) - 1;
+		if (!env.quiet)
+			fprintf(stderr, "cookie-collide: test mode: only the low %u cookie bits must agree\n",
+				env.search_bits);
+	}
+	if (env.bits == 31)
+		return collide31();
+	if (alg == EXT4HASH_LEGACY || alg == EXT4HASH_LEGACY_UNSIGNED) {
+		/* minor is always 0: equal majors are equal 63-bit cookies. */
+		if (!env.quiet)
+			fprintf(stderr, "cookie-collide: %s has no minor hash, so a 31-bit pair is a 63-bit pair\n",
+				ext4hash_alg_name(alg));
+		return collide31();
+	}
+	return collide63();
+}

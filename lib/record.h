@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cookiekit trace record stream: what cookie-trace writes (-w FILE, the
+ * virtio port ck.trace, stdout with --format record) and what every reader
+ * (cookie-groups, cookie-top, replay) parses.  This comment is the one place
+ * the format is documented; lib/record.c is the one parser and writer.
+ *
+ * STREAM
+ *   A stream is a sequence of records.  The first record a writer emits is a
+ *   HELLO; a reader may join a stream in the middle (the virtio port keeps no
+ *   history), so HELLO is expected, not required.  There is no stream
+ *   trailer: a stream ends where the bytes end.
+ *
+ * RECORD (all integers little-endian, no padding, no alignment)
+ *   off size field
+ *     0    2  magic     0x63 0x6b ("ck")
+ *     2    1  version   CK_REC_VERSION (1)
+ *     3    1  kind      enum ck_rec_kind
+ *     4    2  len       whole record in bytes, header included
+ *     6    2  reserved  0 (a reader ignores it)
+ *     8    4  crc       CRC-32 (IEEE, as zlib's crc32) of bytes [0,8) and
+ *                       [12,len): the header without this field, then the body
+ *    12  ...  body      per kind, below
+ *
+ *   A reader that meets bytes that are not a record (bad magic, version 0
+ *   or above 15, len out of range for a known kind, crc mismatch) skips forward to the next "ck" magic that starts a
+ *   valid record and reports how many bytes it skipped; a record whose
+ *   version it does not know is skipped whole (len tells how far) and
+ *   reported.  Future versions may append fields to a body: a reader takes
+ *   the fields it knows and ignores the rest, and a body shorter than the
+ *   fields of its kind is an error (the record is skipped).
+ *
+ * BODY of EVENT kinds (FILLDIR, LLSEEK_ENTRY, LLSEEK_EXIT), 108 bytes + name
+ *   off size field
+ *     0    8  ts_ns       bpf_ktime_get_ns() (CLOCK_MONOTONIC) of the event
+ *     8    4  pid         thread id (kernel pid)
+ *    12    4  tgid        process id (kernel tgid)
+ *    16   16  comm        task comm, NUL-padded (not necessarily terminated)
+ *    32    4  flags       CK_REC_F_* below
+ *    36    4  f_mode      the file's f_mode (FMODE_32BITHASH 0x200, _64BITHASH 0x400)
+ *    40    4  dev         the directory's st_dev, kernel encoding (MAJOR<<20|MINOR)
+ *    44    8  dir_ino     the directory's inode number
+ *    52    8  ino         FILLDIR: the name's inode number; else 0
+ *    60    4  major       FILLDIR: fname->hash; else 0
+ *    64    4  minor       FILLDIR: fname->minor_hash; else 0
+ *    68    8  cookie      FILLDIR: ctx->pos after call_filldir set it, the
+ *                         d_off the caller gets for this name;
+ *                         LLSEEK_*: file->f_pos at the probe
+ *    76    4  chain_index FILLDIR: 0 for the first name of a fname->next chain
+ *                         (names sharing both hashes), 1 for the next...
+ *    80    4  chain_len   FILLDIR: names in this chain (1: no sharing)
+ *    84    8  offset      LLSEEK_*: the requested offset; else 0
+ *    92    4  whence      LLSEEK_*: SEEK_SET 0, SEEK_CUR 1, SEEK_END 2...; else 0
+ *    96    8  result      LLSEEK_EXIT: the return value (new pos or -errno)
+ *   104    2  name_len    0..255
+ *   106    2  reserved    0
+ *   108  n    name        FILLDIR: the name, name_len raw bytes (any byte, no NUL)
+ *
+ * BODY of DROP, 24 bytes: records the kernel side could not deliver
+ *     0    8  ts_ns       monotonic time the writer noticed
+ *     8    8  lost        lost since the previous DROP record (> 0)
+ *    16    8  lost_total  lost since the writer started
+ *
+ * BODY of HELLO, 16 bytes + text
+ *     0    8  ts_ns       monotonic time at the writer's start
+ *     8    4  flags       CK_REC_H_* below
+ *    12    2  text_len    0..CK_REC_TEXT_MAX
+ *    14    2  reserved    0
+ *    16  n    text        "key=value" words separated by spaces, e.g.
+ *                         "writer=cookie-trace kernel=6.1.192 filldir=fentry llseek=fentry"
+ */
+#ifndef CK_RECORD_H
+#define CK_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CK_REC_VERSION   1
+#define CK_REC_VERSION_MAX 15 /* a header claiming a higher version is garbage */
+#define CK_REC_MAGIC0    0x63 /* 'c' */
+#define CK_REC_MAGIC1    0x6b /* 'k' */
+#define CK_REC_HDR_LEN   12
+#define CK_REC_EVENT_LEN 108  /* event body without the name */
+#define CK_REC_DROP_LEN  24
+#define CK_REC_HELLO_LEN 16   /* hello body without the text */
+#define CK_REC_NAME_MAX  255
+#define CK_REC_TEXT_MAX  1024
+#define CK_REC_COMM_LEN  16
+/* Largest record a writer of this version makes; a reader accepts up to 65535. */
+#define CK_REC_MAX_LEN   (CK_REC_HDR_LEN + CK_REC_HELLO_LEN + CK_REC_TEXT_MAX)
+
+enum ck_rec_kind {
+	CK_REC_HELLO = 1,
+	CK_REC_FILLDIR = 2,
+	CK_REC_LLSEEK_ENTRY = 3,
+	CK_REC_LLSEEK_EXIT = 4,
+	CK_REC_DROP = 5,
+};
+
+/* Event flags: who asked, and how ext4 will size the cookie for them. */
+#define CK_REC_F_NFSD     0x01 /* the task is an nfsd thread */
+#define CK_REC_F_COMPAT   0x02 /* the task is in a 32-bit (compat) syscall */
+#define CK_REC_F_FMODE32  0x04 /* file has FMODE_32BITHASH */
+#define CK_REC_F_FMODE64  0x08 /* file has FMODE_64BITHASH */
+#define CK_REC_F_TRUNC    0x10 /* FILLDIR: the chain was longer than the tracer walks */
+
+/* Hello flags: how the writer attached. */
+#define CK_REC_H_FENTRY   0x01 /* fentry/fexit (else kprobes) */
+#define CK_REC_H_FILTERED 0x02 /* the writer filters events (--dir/--pid/--comm/--nfsd-only) */
+
+/* One decoded record.  Fields a kind does not carry are zero. */
+struct ck_rec {
+	enum ck_rec_kind kind;
+	uint8_t version;
+	uint64_t ts_ns;
+	/* events */
+	uint32_t pid, tgid;
+	char comm[CK_REC_COMM_LEN + 1]; /* always NUL-terminated */
+	uint32_t flags;
+	uint32_t f_mode;
+	uint32_t dev;
+	uint64_t dir_ino;
+	uint64_t ino;
+	uint32_t major, minor;
+	uint64_t cookie;
+	uint32_t chain_index, chain_len;
+	int64_t offset;
+	uint32_t whence;
+	int64_t result;
+	uint16_t name_len;
+	uint8_t name[CK_REC_NAME_MAX + 1]; /* name_len bytes, then a NUL */
+	/* DROP */
+	uint64_t lost, lost_total;
+	/* HELLO (flags above hold CK_REC_H_*) */
+	uint16_t text_len;
+	char text[CK_REC_TEXT_MAX + 1];    /* text_len bytes, then a NUL */
+};
+
+/*
+ * The cookie width ext4 chooses for this caller (fs/ext4/dir.c is_32bit_api
+ * and hash2pos): 32 with FMODE_32BITHASH, 64 with FMODE_64BITHASH, else 32
+ * for a compat task and 64 for a native one.  What 'after' does; 'before'
+ * answers 32 for everyone, which the recorded cookie shows.
+ */
+int ck_rec_width(const struct ck_rec *r);
+
+const char *ck_rec_kind_name(enum ck_rec_kind kind); /* "filldir", ... or "?" */
+
+/*
+ * Encode `r` into buf (at least CK_REC_MAX_LEN bytes).  Returns the record's
+ * length, or -1 (errno EINVAL) for an unknown kind or an oversized name/text.
+ */
+int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size);
+
+/* Encode and fwrite; returns 0 or -1 (errno set). */
+int ck_rec_write(FILE *f, const struct ck_rec *r);
+/* Convenience writers for the two non-event kinds. */
+int ck_rec_write_hello(FILE *f, uint64_t ts_ns, uint32_t flags, const char *text);
+int ck_rec_write_drop(FILE *f, uint64_t ts_ns, uint64_t lost, uint64_t lost_total);
+
+/*
+ * Streaming parser: feed it chunks of any size (one byte at a time works);
+ * it calls on_record for each good record and on_error for each problem,
+ * then goes on.  The callbacks' return value: 0 to continue, non-zero to
+ * stop ck_rec_parser_feed, which then returns that value.
+ */
+struct ck_rec_parser;
+typedef int (*ck_rec_record_fn)(void *arg, const struct ck_rec *r);
+/* msg is one line without newline, e.g. "skipped 17 bytes of garbage at offset 4096". */
+typedef int (*ck_rec_error_fn)(void *arg, uint64_t offset, const char *msg);
+
+struct ck_rec_parser *ck_rec_parser_new(ck_rec_record_fn on_record,
+					ck_rec_error_fn on_error, void *arg);
+void ck_rec_parser_free(struct ck_rec_parser *p);
+/* Returns 0, a callback's non-zero value, or -1 (errno ENOMEM). */
+int ck_rec_parser_feed(struct ck_rec_parser *p, const void *data, size_t len);
+/*
+ * End of input: bytes still buffered are a truncated record (or garbage);
+ * reports them through on_error.  Returns 0 if the stream ended cleanly on a
+ * record boundary, 1 if it ended in the middle of something.
+ */
+int ck_rec_parser_finish(struct ck_rec_parser *p);
+
+struct ck_rec_stats {
+	uint64_t bytes;      /* fed so far */
+	uint64_t records;    /* delivered to on_record */
+	uint64_t errors;     /* reported to on_error */
+	uint64_t skipped;    /* bytes skipped as garbage or unknown versions */
+};
+void ck_rec_parser_stats(const struct ck_rec_parser *p, struct ck_rec_stats *out);
+
+/* Read a whole FILE through a parser; returns feed's value, or -1 on read error. */
+int ck_rec_parse_file(FILE *f, ck_rec_record_fn on_record,
+		      ck_rec_error_fn on_error, void *arg, struct ck_rec_stats *stats);
+
+/*
+ * Text forms of one record, one line each, newline included, shared by
+ * cookie-trace's --format text|json and every reader that prints records.
+ * Text: "TS_S KIND COMM PID DEV:INO ..." with hex hashes and cookies;
+ * JSON Lines: one object, the name as a JSON string (bytes that are not
+ * printable ASCII as \u00XX, so any name round-trips byte for byte).
+ */
+int ck_rec_print_text(FILE *f, const struct ck_rec *r);
+int ck_rec_print_json(FILE *f, const struct ck_rec *r);
+
+/* The IEEE CRC-32 used in the header (zlib-compatible; crc 0 to start). */
+uint32_t ck_rec_crc32(uint32_t crc, const void *data, size_t len);
+
+#endif

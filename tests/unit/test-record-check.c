@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record stream writer/parser checks (lib/record.h): round trips of every
+ * kind with any name bytes, any chunking, resynchronisation after garbage,
+ * truncation, an unknown version, CRC damage, and random damage that must
+ * never crash or hang the parser.  Prints "ok"/"FAIL" lines; exit 0 = pass.
+ */
+#include "record.h"
+#include "ckutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...) do { \
+	if (cond) { printf("ok: "); } else { printf("FAIL: "); failures++; } \
+	printf(__VA_ARGS__); printf("\n"); } while (0)
+
+#define MAXREC 64
+struct got {
+	struct ck_rec rec[MAXREC];
+	int n;
+	int errors;
+	char last_err[200];
+};
+
+static int on_rec(void *arg, const struct ck_rec *r)
+{
+	struct got *g = arg;
+	if (g->n < MAXREC)
+		g->rec[g->n] = *r;
+	g->n++;
+	return 0;
+}
+
+static int on_err(void *arg, uint64_t off, const char *msg)
+{
+	struct got *g = arg;
+	g->errors++;
+	snprintf(g->last_err, sizeof(g->last_err), "@%llu %s", (unsigned long long)off, msg);
+	return 0;
+}
+
+static struct ck_rec sample_event(int kind, int seed)
+{
+	struct ck_rec r = { .kind = kind };
+	r.ts_ns = 1234567890123ULL + seed;
+	r.pid = 100 + seed;
+	r.tgid = 99;
+	strcpy(r.comm, seed & 1 ? "nfsd" : "dirprobe-long-n"); /* 15 chars max */
+	r.flags = CK_REC_F_COMPAT | (seed & 1 ? CK_REC_F_NFSD | CK_REC_F_FMODE64 : 0);
+	r.f_mode = 0x40a001d;
+	r.dev = 7 << 20 | 16;
+	r.dir_ino = 0x1234567890ULL;
+	if (kind == CK_REC_FILLDIR) {
+		r.ino = 4000000000ULL + seed;
+		r.major = 0xdeadbeee;
+		r.minor = 0x01020304;
+		r.cookie = 0x6f56df7701020304ULL;
+		r.chain_index = 1;
+		r.chain_len = 2;
+		r.name_len = (seed * 37) % 256;
+		for (int i = 0; i < r.name_len; i++)
+			r.name[i] = (uint8_t)(i * 7 + seed); /* every byte value, NUL and '\n' too */
+	} else {
+		r.cookie = 0x7fffffff;
+		r.offset = -5;
+		r.whence = 3;
+		r.result = kind == CK_REC_LLSEEK_EXIT ? -22 : 0;
+	}
+	return r;
+}
+
+static int same(const struct ck_rec *a, const struct ck_rec *b)
+{
+	return a->kind == b->kind && a->ts_ns == b->ts_ns && a->pid == b->pid &&
+	       a->tgid == b->tgid && !strcmp(a->comm, b->comm) && a->flags == b->flags &&
+	       a->f_mode == b->f_mode && a->dev == b->dev && a->dir_ino == b->dir_ino &&
+	       a->ino == b->ino && a->major == b->major && a->minor == b->minor &&
+	       a->cookie == b->cookie && a->chain_index == b->chain_index &&
+	       a->chain_len == b->chain_len && a->offset == b->offset &&
+	       a->whence == b->whence && a->result == b->result &&
+	       a->name_len == b->name_len && !memcmp(a->name, b->name, a->name_len) &&
+	       a->lost == b->lost && a->lost_total == b->lost_total &&
+	       a->text_len == b->text_len && !memcmp(a->text, b->text, a->text_len);
+}
+
+/* A stream of n records (hello, events of every kind, a drop) into buf. */
+static size_t make_stream(uint8_t *buf, size_t size, struct ck_rec *recs, int n)
+{
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		if (i == 0) {
+			recs[i] = (struct ck_rec){ .kind = CK_REC_HELLO, .ts_ns = 5, .flags = CK_REC_H_FENTRY };
+			strcpy(recs[i].text, "writer=test kernel=6.1.192");
+			recs[i].text_len = strlen(recs[i].text);
+		} else if (i % 7 == 6) {
+			recs[i] = (struct ck_rec){ .kind = CK_REC_DROP, .ts_ns = 9, .lost = i, .lost_total = 10 * i };
+		} else {
+			int kinds[] = { CK_REC_FILLDIR, CK_REC_FILLDIR, CK_REC_LLSEEK_ENTRY, CK_REC_LLSEEK_EXIT };
+			recs[i] = sample_event(kinds[i % 4], i);
+		}
+		int k = ck_rec_encode(&recs[i], buf + len, size - len);
+		if (k < 0) {
+			printf("FAIL: encode %d\n", i);
+			exit(1);
+		}
+		len += k;
+	}
+	return len;
+}
+
+static void feed_chunks(struct got *g, const uint8_t *buf, size_t len, size_t chunk, int *dirty)
+{
+	struct ck_rec_parser *p = ck_rec_parser_new(on_rec, on_err, g);
+	memset(g, 0, sizeof(*g));
+	for (size_t off = 0; off < len; off += chunk)
+		ck_rec_parser_feed(p, buf + off, off + chunk <= len ? chunk : len - off);
+	*dirty = ck_rec_parser_finish(p);
+	ck_rec_parser_free(p);
+}
+
+int main(void)
+{
+	static uint8_t buf[1 << 16], bad[1 << 17];
+	struct ck_rec recs[40];
+	int n = 40, dirty;
+	size_t len = make_stream(buf, sizeof(buf), recs, n);
+	struct got *g = calloc(1, sizeof(*g));
+
+	/* CRC matches zlib's crc32 for a known answer. */
+	CHECK(ck_rec_crc32(0, "123456789", 9) == 0xcbf43926, "CRC-32 known answer");
+
+	/* Round trip, whole and in every chunk size from 1 to 300 bytes. */
+	int all_ok = 1;
+	for (size_t chunk = 1; chunk <= 300; chunk++) {
+		feed_chunks(g, buf, len, chunk, &dirty);
+		int ok = g->n == n && !g->errors && !dirty;
+		for (int i = 0; ok && i < n && i < MAXREC; i++)
+			ok = same(&g->rec[i], &recs[i]);
+		if (!ok) {
+			printf("FAIL: round trip in %zu-byte chunks: %d records, %d errors\n", chunk, g->n, g->errors);
+			all_ok = 0;
+			failures++;
+			break;
+		}
+	}
+	CHECK(all_ok, "round trip of %d records (names with every byte value) in chunks of 1..300 bytes", n);
+
+	/* Garbage before, between and after records: all records survive. */
+	size_t r1 = ck_rec_encode(&recs[1], bad, sizeof(bad)); /* just to learn a length */
+	size_t blen = 0;
+	memcpy(bad + blen, "\x00garbage ck\x01\x02 more c", 20); blen += 20;
+	memcpy(bad + blen, buf, len); blen += len;
+	memcpy(bad + blen, "ckckck\x01\x02\x40\x00", 10); blen += 10; /* false magic, plausible len */
+	memcpy(bad + blen, buf, len); blen += len;
+	memcpy(bad + blen, "zz", 2); blen += 2;
+	feed_chunks(g, bad, blen, 7, &dirty);
+	CHECK(g->n == 2 * n && g->errors >= 2 && dirty,
+	      "resync: %d of %d records through 3 runs of garbage, %d errors reported, last: %s",
+	      g->n, 2 * n, g->errors, g->last_err);
+	(void)r1;
+
+	/* Truncated final record: reported, earlier records kept. */
+	feed_chunks(g, buf, len - 5, 64, &dirty);
+	CHECK(g->n == n - 1 && g->errors == 1 && dirty && strstr(g->last_err, "truncated"),
+	      "truncation: %d records, error \"%s\"", g->n, g->last_err);
+
+	/* A record of another version is skipped whole, with a clear message. */
+	uint8_t one[CK_REC_MAX_LEN * 3];
+	int l1 = ck_rec_encode(&recs[1], one, sizeof(one));
+	int l2 = ck_rec_encode(&recs[2], one + l1, sizeof(one) - l1);
+	one[2] = 9; /* version 9, CRC recomputed so only the version is wrong */
+	{
+		uint32_t crc = ck_rec_crc32(0, one, 8);
+		crc = ck_rec_crc32(crc, one + CK_REC_HDR_LEN, l1 - CK_REC_HDR_LEN);
+		one[8] = crc; one[9] = crc >> 8; one[10] = crc >> 16; one[11] = crc >> 24;
+	}
+	feed_chunks(g, one, l1 + l2, 3, &dirty);
+	CHECK(g->n == 1 && g->errors == 1 && strstr(g->last_err, "version 9") && same(&g->rec[0], &recs[2]),
+	      "unknown version skipped: \"%s\"", g->last_err);
+
+	/* A flipped bit in a body: that record is dropped, the next one parsed. */
+	l1 = ck_rec_encode(&recs[1], one, sizeof(one));
+	l2 = ck_rec_encode(&recs[2], one + l1, sizeof(one) - l1);
+	one[CK_REC_HDR_LEN + 40] ^= 0x10;
+	feed_chunks(g, one, l1 + l2, 1, &dirty);
+	CHECK(g->n == 1 && g->errors == 1 && same(&g->rec[0], &recs[2]),
+	      "CRC damage: bad record skipped, next kept: \"%s\"", g->last_err);
+
+	/* Random damage: never a crash; most records survive. */
+	struct ck_rng rng;
+	ck_rng_seed(&rng, 42);
+	long survived = 0, total = 0;
+	for (int round = 0; round < 300; round++) {
+		memcpy(bad, buf, len);
+		int hits = 1 + ck_rng_below(&rng, 4);
+		for (int h = 0; h < hits; h++)
+			bad[ck_rng_below(&rng, len)] = ck_rng_next(&rng);
+		feed_chunks(g, bad, len, 1 + ck_rng_below(&rng, 500), &dirty);
+		survived += g->n;
+		total += n;
+	}
+	CHECK(survived >= total * 8 / 10, "random byte damage: %ld of %ld records survived, no crash",
+	      survived, total);
+
+	/* A callback can stop the parser. */
+	{
+		struct ck_rec_parser *p = ck_rec_parser_new(NULL, NULL, NULL);
+		CHECK(ck_rec_parser_feed(p, buf, len) == 0, "parser without callbacks accepts a stream");
+		struct ck_rec_stats st;
+		ck_rec_parser_stats(p, &st);
+		CHECK(st.records == (uint64_t)n && st.bytes == len, "stats: %llu records, %llu bytes",
+		      (unsigned long long)st.records, (unsigned long long)st.bytes);
+		ck_rec_parser_free(p);
+	}
+
+	/* Writer refuses what it cannot encode. */
+	struct ck_rec big = sample_event(CK_REC_FILLDIR, 1);
+	big.name_len = 256;
+	CHECK(ck_rec_encode(&big, one, sizeof(one)) < 0, "name of 256 bytes refused");
+	big.kind = 77;
+	big.name_len = 1;
+	CHECK(ck_rec_encode(&big, one, sizeof(one)) < 0, "unknown kind refused");
+
+	/* Text forms: one line each, JSON escapes a name with a newline and 0xff. */
+	{
+		char *out = NULL;
+		size_t outlen = 0;
+		FILE *m = open_memstream(&out, &outlen);
+		struct ck_rec e = sample_event(CK_REC_FILLDIR, 2);
+		memcpy(e.name, "a\n\xff\"b", 5);
+		e.name_len = 5;
+		ck_rec_print_json(m, &e);
+		ck_rec_print_text(m, &e);
+		fclose(m);
+		CHECK(strstr(out, "\"name\":\"a\\u000a\\u00ff\\\"b\"") != NULL, "JSON name escaping");
+		int lines = 0;
+		for (char *c = out; *c; c++)
+			lines += *c == '\n';
+		CHECK(lines == 2, "text and JSON: one line per record");
+		free(out);
+	}
+
+	free(g);
+	printf("%s\n", failures ? "record: FAILED" : "record: all checks passed");
+	return failures ? 1 : 0;
+}

@@ -700,10 +700,15 @@ int main(int argc, char **argv)
 			env.prefix_len + env.len, EXT4_NAME_MAX);
 		return 1;
 	}
-	if (env.bits == 31 && env.len * log2((double)env.alen) < 40) {
-		fprintf(stderr, "cookie-collide: --len %lu over %zu characters gives only 2^%.1f names; "
-			"use --len so that there are at least 2^40\n", env.len, env.alen,
-			env.len * log2((double)env.alen));
+	/*
+	 * S names hold about S^2 / 2^32 colliding pairs; with fewer than 2^25
+	 * there are too few to find many quickly, and names repeat a lot.
+	 */
+	double space = env.len * log2((double)env.alen);
+
+	if (env.bits == 31 && (space < 25 || ldexp(1.0, (int)(2 * space - 34)) < (double)env.count)) {
+		fprintf(stderr, "cookie-collide: --len %lu over %zu characters gives only 2^%.1f names, "
+			"too few for %" PRIu64 " pairs; use a longer --len\n", env.len, env.alen, space, env.count);
 		return 1;
 	}
 	if (env.bits == 63 && alg != EXT4HASH_LEGACY && alg != EXT4HASH_LEGACY_UNSIGNED && env.len < need63) {

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * birthday: how likely a directory of n names holds two with the same
+ * readdir cookie, when cookies are b bits wide; and, with --measure, how
+ * often it really happens with the ext4 hash and random seeds.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ckutil.h"
+#include "cookie.h"
+#include "ext4hash.h"
+
+#define MAX_MEASURE 16
+
+static struct env {
+	int bits;
+	uint64_t ns[64];
+	int nns;
+	uint64_t measure[MAX_MEASURE];
+	int nmeasure;
+	uint64_t trials;
+	int alg;
+	uint64_t rng_seed;
+	int have_rng_seed;
+	double confidence;
+	const char *plot;
+} env = { .bits = 31, .trials = 100, .alg = EXT4HASH_HALF_MD4, .confidence = 0.99 };
+
+const char *argp_program_version = "birthday (cookiekit) 1";
+static const char doc[] =
+"Probability that n directory entries include two with the same b-bit cookie.\n"
+"\n"
+"USAGE: birthday [--bits B] [N...]\n"
+"       birthday --measure N[,N...] [--trials T] [--alg ALG] [--bits B] [--plot FILE.png]\n"
+"\n"
+"With no N, prints the article's figures (LWN, 2013: 2,000 entries ~0.1%,\n"
+"32,768 >20%, 100,000 >90% with 31 bits; 1,000,000 with 63 bits < 1 in 4\n"
+"million) and exits non-zero if any is not reproduced.\n"
+"Columns: exact P = 1 - prod(1 - i/2^b), the approximation\n"
+"1 - exp(-n(n-1)/2^(b+1)), and the expected number of colliding pairs\n"
+"n(n-1)/2^(b+1).\n"
+"\n"
+"--measure draws T directories of N random names, each under a fresh random\n"
+"hash seed, hashes them with the library, counts directories with a cookie\n"
+"collision and compares with theory: the exact P must lie in the Wilson\n"
+"interval of the observed rate at --confidence (default 0.99), and the pair\n"
+"count within the same confidence of its Poisson expectation.  Exit 1 if not.\n"
+"--bits below 31 uses the top B bits of the 31-bit cookie (a smaller space).\n"
+"\n"
+"EXAMPLES:\n"
+"  birthday\n"
+"  birthday --bits 63 1000000 10000000\n"
+"  birthday --measure 20000,50000,77000,100000 --trials 200 --plot birthday.png\n";
+
+enum { OPT_CONF = 256 };
+
+static const struct argp_option options[] = {
+	{ "bits", 'b', "B", 0, "Cookie width in bits, 8..63 (default 31)", 0 },
+	{ "measure", 'm', "N[,N...]", 0, "Measure the collision rate for these directory sizes", 0 },
+	{ "trials", 't', "T", 0, "Directories per size (default 100)", 0 },
+	{ "alg", 'a', "ALG", 0, "Hash for --measure (default half_md4, the mkfs default)", 0 },
+	{ "rng-seed", 'r', "N", 0, "Seed for names and hash seeds (default: random, shown)", 0 },
+	{ "confidence", OPT_CONF, "C", 0, "Confidence level of the comparison (default 0.99)", 0 },
+	{ "plot", 'p', "FILE.png", 0, "Draw theory (and measurements) with gnuplot", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'b':
+		if (ck_parse_u64(arg, 8, 63, &v))
+			argp_error(state, "--bits: '%s' is not a number in 8..63", arg);
+		env.bits = (int)v;
+		break;
+	case 'm': {
+		char *copy = strdup(arg), *save = NULL;
+
+		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (env.nmeasure == MAX_MEASURE || ck_parse_u64(tok, 2, 10000000, &v))
+				argp_error(state, "--measure: '%s' is not a list of up to %d sizes in 2..10000000",
+					   arg, MAX_MEASURE);
+			env.measure[env.nmeasure++] = v;
+		}
+		free(copy);
+		if (!env.nmeasure)
+			argp_error(state, "--measure: no size in '%s'", arg);
+		break;
+	}
+	case 't':
+		if (ck_parse_u64(arg, 1, 1000000, &v))
+			argp_error(state, "--trials: '%s' is not a number in 1..1000000", arg);
+		env.trials = v;
+		break;
+	case 'a':
+		env.alg = ext4hash_alg_parse(arg);
+		if (env.alg < 0)
+			argp_error(state, "--alg: unknown algorithm '%s' (legacy, half_md4, tea, "
+				   "legacy_unsigned, half_md4_unsigned, tea_unsigned)", arg);
+		break;
+	case 'r':
+		if (ck_parse_u64(arg, 0, UINT64_MAX, &v))
+			argp_error(state, "--rng-seed: '%s' is not an unsigned 64-bit number", arg);
+		env.rng_seed = v;
+		env.have_rng_seed = 1;
+		break;
+	case OPT_CONF:
+		if (ck_parse_double(arg, 0.5, 0.999999, &env.confidence))
+			argp_error(state, "--confidence: '%s' is not a number in 0.5..0.999999", arg);
+		break;
+	case 'p':
+		env.plot = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (env.nns == 64 || ck_parse_u64(arg, 1, UINT64_MAX, &v))
+			argp_error(state, "N: '%s' is not a positive number (at most 64 of them)", arg);
+		env.ns[env.nns++] = v;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------------- theory */
+
+/*
+ * log P(no collision) = sum_{i<n} log(1 - i/N).  Summed term by term (with
+ * compensation) up to 10^7 names; beyond, from the series
+ * -sum_k S_k(n-1) / (k N^k) with power sums S_k, which converges fast
+ * while n << N, the only case where P is not simply 1 to double precision.
+ */
+static double log_p_none(double n, double space)
+{
+	if (n > space)
+		return -INFINITY;
+	if (n <= 1e7) {
+		double sum = 0, c = 0;
+
+		for (double i = 1; i < n; i++) {
+			double y = log1p(-i / space) - c, t = sum + y;
+
+			c = (t - sum) - y;
+			sum = t;
+		}
+		return sum;
+	}
+	double m = n - 1, r = m / space;
+
+	if (r > 0.01)
+		return -INFINITY; /* n(n-1)/2N is in the thousands: P(none) underflows */
+	/* S_1 = m(m+1)/2, S_2 = m(m+1)(2m+1)/6, S_3 = S_1^2. */
+	double s1 = m * (m + 1) / 2, s2 = m * (m + 1) * (2 * m + 1) / 6, s3 = s1 * s1;
+
+	return -(s1 / space + s2 / (2 * space * space) + s3 / (3 * space * space * space));
+}
+
+static double p_exact(double n, int bits)
+{
+	return -expm1(log_p_none(n, ldexp(1.0, bits)));
+}
+
+static double p_approx(double n, int bits)
+{
+	return -expm1(-n * (n - 1) / ldexp(2.0, bits));
+}
+
+static double pairs_expected(double n, int bits)
+{
+	return n * (n - 1) / ldexp(2.0, bits);
+}
+
+static void print_row(double n, int bits)
+{
+	double pe = p_exact(n, bits);
+
+	printf("%12.0f %4d  %13.6g %11.5f%%  %13.6g  %13.6g  %s%.3g\n", n, bits, pe, 100 * pe,
+	       p_approx(n, bits), pairs_expected(n, bits), pe > 0 ? "1 in " : "", pe > 0 ? 1 / pe : 0);
+}
+
+static void print_header(void)
+{
+	printf("%12s %4s  %13s %12s  %13s  %13s  %s\n", "entries", "bits", "P exact", "P exact",
+	       "P approx", "E[pairs]", "odds");
+}
+
+struct claim {
+	double n;
+	int bits;
+	const char *text;
+	double lo, hi; /* P must lie in [lo, hi] */
+};
+
+/* LWN, "Widening ext4's readdir() cookie", 2013-03-27. */
+static const struct claim claims[] = {
+	{ 2000, 31, "around 0.1%", 0.0005, 0.0015 },
+	{ 32768, 31, "somewhat more than 20%", 0.20, 0.30 },
+	{ 100000, 31, "over 90%", 0.90, 1.0 },
+	{ 1000000, 63, "less than one chance in four million", 0, 1.0 / 4e6 },
+};
+
+static int article_table(void)
+{
+	int bad = 0;
+
+	print_header();
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
+		print_row(claims[i].n, claims[i].bits);
+	printf("\nthe article's figures:\n");
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+		const struct claim *c = &claims[i];
+		double p = p_exact(c->n, c->bits);
+		int ok = p >= c->lo && p <= c->hi;
+
+		printf("  %9.0f entries, %d bits: \"%s\": P = %.4g%% -> %s\n", c->n, c->bits, c->text,
+		       100 * p, ok ? "reproduced" : "NOT reproduced");
+		bad += !ok;
+	}
+	return bad ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ measurement */
+
+struct measured {
+	uint64_t n, trials, hits, pairs;
+	double p, lo, hi;        /* theory and the Wilson interval of hits/trials */
+	double pairs_exp, pairs_lo, pairs_hi;
+	int ok;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The two-sided normal quantile for a confidence level (bisection on erfc). */
+static double z_of(double conf)
+{
+	double lo = 0, hi = 10;
+
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > 1 - conf)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	uint64_t *keys = malloc(n * sizeof(*keys));
+	double z = z_of(env.confidence);
+	char name[32];
+
+	if (!keys) {
+		fprintf(stderr, "birthday: out of memory for %" PRIu64 " names\n", n);
+		exit(1);
+	}
+	memset(m, 0, sizeof(*m));
+	m->n = n;
+	m->trials = env.trials;
+	for (uint64_t t = 0; t < env.trials; t++) {
+		struct ext4hash_seed seed;
+		uint64_t pairs = 0;
+
+		for (int i = 0; i < 4; i++)
+			seed.w[i] = (uint32_t)ck_rng_next(rng);
+		for (uint64_t i = 0; i < n; i++) {
+			/* 16 random characters, then the index: names are distinct. */
+			uint64_t r = ck_rng_next(rng), r2 = ck_rng_next(rng);
+			int len = 0;
+			struct ext4hash h;
+			uint64_t c;
+
+			for (int k = 0; k < 10; k++, r >>= 6)
+				name[len++] = abc[r & 63];
+			for (int k = 0; k < 6; k++, r2 >>= 6)
+				name[len++] = abc[r2 & 63];
+			len += snprintf(name + len, sizeof(name) - (size_t)len, ".%" PRIu64, i);
+			ext4hash_compute(env.alg, &seed, name, (size_t)len, &h);
+			if (env.bits <= 31)
+				c = cookie_hash2pos(COOKIE_32BIT, h.major, h.minor) >> (31 - env.bits);
+			else
+				c = cookie_hash2pos(COOKIE_64BIT, h.major, h.minor) >> (63 - env.bits);
+			keys[i] = c;
+		}
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+		for (uint64_t i = 1, run = 1; i <= n; i++) {
+			if (i < n && keys[i] == keys[i - 1]) {
+				run++;
+				continue;
+			}
+			pairs += run * (run - 1) / 2;
+			run = 1;
+		}
+		m->hits += pairs > 0;
+		m->pairs += pairs;
+	}
+	free(keys);
+
+	double T = (double)m->trials, ph = (double)m->hits / T, z2 = z * z;
+	double centre = (ph + z2 / (2 * T)) / (1 + z2 / T);
+	double half = z / (1 + z2 / T) * sqrt(ph * (1 - ph) / T + z2 / (4 * T * T));
+
+	m->p = p_exact((double)n, env.bits);
+	m->lo = fmax(0, centre - half);
+	m->hi = fmin(1, centre + half);
+	m->pairs_exp = T * pairs_expected((double)n, env.bits);
+	/* Normal approximation to the Poisson count, with a floor for tiny means. */
+	m->pairs_lo = fmax(0, m->pairs_exp - z * sqrt(m->pairs_exp) - 1);
+	m->pairs_hi = m->pairs_exp + z * sqrt(m->pairs_exp) + 1 + z2;
+	m->ok = m->p >= m->lo && m->p <= m->hi &&
+		(double)m->pairs >= m->pairs_lo && (double)m->pairs <= m->pairs_hi;
+}
+
+/* ------------------------------------------------------------------- plot */
+
+static int plot(const char *out, const struct measured *ms, int nms)
+{
+	char dir[] = "/tmp/birthday-plot.XXXXXX", path[256];
+	FILE *f;
+	int rc, status;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "birthday: --plot: cannot make a temporary directory: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/theory", dir);
+	f = fopen(path, "w");
+	/* Theory for 31 bits, 63 bits and, if different, the measured width. */
+	for (double x = 1e2; x <= 1e11; x *= 1.05)
+		fprintf(f, "%g %g %g %g\n", x, p_exact(x, 31), p_exact(x, 63),
+			env.bits != 31 && env.bits != 63 ? p_exact(x, env.bits) : NAN);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/measured", dir);
+	f = fopen(path, "w");
+	for (int i = 0; i < nms; i++)
+		fprintf(f, "%" PRIu64 " %g %g %g\n", ms[i].n, (double)ms[i].hits / ms[i].trials, ms[i].lo, ms[i].hi);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/article", dir);
+	f = fopen(path, "w");
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
+		fprintf(f, "%g %g\n", claims[i].n, p_exact(claims[i].n, claims[i].bits));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/plot.gp", dir);
+	f = fopen(path, "w");
+	fprintf(f,
+		"set terminal pngcairo size 1000,620 font ',11'\n"
+		"set output '%s'\n"
+		"set title 'P(two entries share a readdir cookie) vs. directory size'\n"
+		"set logscale x\nset format x '10^{%%L}'\nset xrange [100:1e11]\nset yrange [0:1.05]\n"
+		"set xlabel 'entries in the directory'\nset ylabel 'P(at least one collision)'\n"
+		"set key right center box opaque\nset grid\n"
+		"plot '%s/theory' using 1:2 with lines lw 2 title '31-bit cookies (before 3.4, 32-bit callers, NFSv2)', \\\n"
+		"     '%s/theory' using 1:3 with lines lw 2 title '63-bit cookies (64-bit callers since 3.4)', \\\n"
+		"     '%s/article' using 1:2 with points pt 7 ps 1.5 title 'the article''s figures'",
+		out, dir, dir, dir);
+	if (env.bits != 31 && env.bits != 63)
+		fprintf(f, ", \\\n     '%s/theory' using 1:4 with lines lw 2 dt 2 title '%d-bit theory'", dir, env.bits);
+	if (nms)
+		fprintf(f, ", \\\n     '%s/measured' using 1:2:3:4 with yerrorbars pt 5 ps 1 lc rgb 'black' "
+			"title 'measured, %s, %" PRIu64 " directories per size (%.0f%% Wilson)' noenhanced",
+			dir, ext4hash_alg_name(env.alg), env.trials, 100 * env.confidence);
+	fprintf(f, "\n");
+	fclose(f);
+
+	pid = fork();
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", path, (char *)NULL);
+		fprintf(stderr, "birthday: --plot: cannot run gnuplot: %s (install gnuplot-nox: make deps)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	rc = pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) ? -1 : 0;
+	if (rc)
+		fprintf(stderr, "birthday: --plot: gnuplot failed; script kept in %s\n", path);
+	else {
+		const char *names[] = { "theory", "measured", "article", "plot.gp" };
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			unlink(path);
+		}
+		rmdir(dir);
+		fprintf(stderr, "birthday: wrote %s\n", out);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, "[N...]", doc, 0, 0, 0 };
+	struct measured ms[MAX_MEASURE];
+	struct ck_rng rng;
+	int rc = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 64;
+	if (env.nns) {
+		print_header();
+		for (int i = 0; i < env.nns; i++)
+			print_row((double)env.ns[i], env.bits);
+	} else if (!env.nmeasure) {
+		rc = article_table();
+	}
+	if (env.nmeasure) {
+		if (!env.have_rng_seed)
+			env.rng_seed = ck_random_seed();
+		ck_rng_seed(&rng, env.rng_seed);
+		printf("measured: %" PRIu64 " directories per size, random names and hash seeds, %s, "
+		       "%d-bit cookies, rng-seed %" PRIu64 ", %.3g%% confidence\n", env.trials,
+		       ext4hash_alg_name(env.alg), env.bits, env.rng_seed, 100 * env.confidence);
+		printf("%10s %9s %10s %23s %9s %10s %21s  %s\n", "entries", "hits", "observed",
+		       "interval", "theory", "pairs", "expected (range)", "verdict");
+		for (int i = 0; i < env.nmeasure; i++) {
+			struct measured *m = &ms[i];
+
+			measure_one(&rng, env.measure[i], m);
+			printf("%10" PRIu64 " %9" PRIu64 " %10.4f   [%8.4f, %8.4f] %9.4f %10" PRIu64
+			       " %8.1f (%4.0f-%4.0f)  %s\n", m->n, m->hits, (double)m->hits / m->trials,
+			       m->lo, m->hi, m->p, m->pairs, m->pairs_exp, m->pairs_lo, m->pairs_hi,
+			       m->ok ? "consistent" : "INCONSISTENT");
+			if (!m->ok)
+				rc = 1;
+		}
+	}
+	if (env.plot && plot(env.plot, ms, env.nmeasure))
+		rc = rc ? rc : 2;
+	return rc;
+}

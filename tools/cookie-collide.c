@@ -644,6 +644,7 @@ static int collide63(void)
 	}
 	for (unsigned long i = 0; i < env.threads; i++)
 		pthread_join(tids[i], NULL);
+	free(tids);
 	if (!env.quiet) {
 		double t = now() - t0, w = (double)atomic_load(&s63.hashes);
 
@@ -662,6 +663,8 @@ static int collide63(void)
 			s63.n, s63.found, env.count);
 		return 1;
 	}
+	free(s63.tab);
+	free(s63.pairs);
 	return 0;
 }
 

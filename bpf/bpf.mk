@@ -1,0 +1,46 @@
+# bpf/bpf.mk — the BPF tracer (issue 5).  Included by the top Makefile (TOP, BUILD).
+#   build/bpf/vmlinux.h          from the kit's own 'after' vmlinux BTF (not the host's)
+#   build/bpf/*.bpf.o, *.skel.h  clang -target bpf, bpftool gen skeleton
+#   build/bin/cookie-trace       the loader, static (the guest has no libbpf/libelf/zlib)
+#   build/bin/cookie-groups      lab helper: collision groups from a record stream
+# Building only reads files (BTF, objects); nothing is loaded into the host kernel.
+
+BPF_OUT      := $(BUILD)/bpf
+BPF_VMLINUX  := $(BUILD)/kernel/after/vmlinux
+BPF_CLANG    ?= clang
+BPF_CFLAGS   := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -I$(BPF_OUT) -I$(TOP)/bpf
+BPF_HOSTCC   ?= gcc
+BPF_HOSTFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -I$(BPF_OUT) -I$(TOP)/bpf -I$(TOP)/lib
+# Debian ships libbpf.a and libelf.a; libelf needs only zlib (checked with readelf -d).
+BPF_LIBS     := -static -lbpf -lelf -lz
+
+.PHONY: bpf
+bpf: $(BUILD)/bin/cookie-trace $(BUILD)/bin/cookie-groups
+TEST_DEPS += bpf
+
+$(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)
+	@mkdir -p $(@D)
+	@test -e $< || { echo "bpf: $< missing: run 'make kernel'" >&2; exit 1; }
+	bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
+
+$(BPF_OUT)/%.bpf.o: $(TOP)/bpf/%.bpf.c $(TOP)/bpf/%.h $(BPF_OUT)/vmlinux.h
+	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
+	bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+$(BPF_OUT)/cookie-trace.o: $(TOP)/bpf/cookie-trace.c $(TOP)/bpf/cookie-trace.h \
+		$(BPF_OUT)/cookie-trace.skel.h $(TOP)/lib/record.h
+	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+
+$(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)
+
+$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h
+	@mkdir -p $(@D)
+	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+
+$(BUILD)/bin/cookie-groups: $(BPF_OUT)/cookie-groups.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(BPF_HOSTCC) -static -o $@ $^

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types shared by cookie-trace.bpf.c (kernel side) and cookie-trace.c
+ * (loader).  Fixed-size types only; never includes vmlinux.h.
+ */
+#ifndef COOKIE_TRACE_H
+#define COOKIE_TRACE_H
+
+#define TASK_COMM_LEN	16
+#define NAME_LEN	256	/* EXT4_NAME_LEN 255 + room for the verifier's bound */
+#define MAX_CHAIN	8	/* fname->next names walked per call_filldir */
+
+/* Same numbers as enum ck_rec_kind (lib/record.h), so the loader copies them. */
+enum event_kind {
+	EV_FILLDIR = 2,
+	EV_LLSEEK_ENTRY = 3,
+	EV_LLSEEK_EXIT = 4,
+};
+
+/* Same bits as CK_REC_F_* (lib/record.h). */
+#define EVF_NFSD	0x01
+#define EVF_COMPAT	0x02
+#define EVF_FMODE32	0x04
+#define EVF_FMODE64	0x08
+#define EVF_TRUNC	0x10
+
+struct event {
+	__u64 ts_ns;
+	__u32 pid;
+	__u32 tgid;
+	__u32 kind;
+	__u32 flags;
+	__u32 f_mode;
+	__u32 dev;		/* sb->s_dev, kernel encoding */
+	__u64 dir_ino;
+	__u64 ino;
+	__u32 major;
+	__u32 minor;
+	__u64 cookie;		/* filldir: ctx->pos; llseek: f_pos */
+	__u32 chain_index;
+	__u32 chain_len;
+	__s64 offset;
+	__s64 result;
+	__u32 whence;
+	__u32 name_len;
+	char comm[TASK_COMM_LEN];
+	unsigned char name[NAME_LEN];
+};
+
+#endif

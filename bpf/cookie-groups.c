@@ -27,6 +27,7 @@
 static struct env {
 	const char *input;	/* NULL or "-": stdin */
 	bool quiet;		/* summary only */
+	int dump;		/* 0, or 't'/'j': print every record instead */
 } env;
 
 const char *argp_program_version = "cookie-groups 1 (record format 1)";
@@ -34,14 +35,16 @@ static const char doc[] =
 "Print collision groups (same cookie, different names, same directory) from a\n"
 "cookie-trace record stream, as they happen, then a summary.\n"
 "\n"
-"USAGE: cookie-groups [-q] [FILE|-]\n"
+"USAGE: cookie-groups [-q] [--dump text|json] [FILE|-]\n"
 "\n"
 "EXAMPLES:\n"
 "    cookie-trace -f record | cookie-groups\n"
-"    cookie-groups /tmp/t.ckr";
+"    cookie-groups /tmp/t.ckr\n"
+"    cookie-groups --dump json /tmp/t.ckr   # every record as JSON Lines (replay)";
 
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the summary at the end", 0 },
+	{ "dump", 'd', "FMT", 0, "Print every record (text or json), no groups", 0 },
 	{},
 };
 
@@ -50,6 +53,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'q':
 		env.quiet = true;
+		break;
+	case 'd':
+		if (strcmp(arg, "text") && strcmp(arg, "json")) {
+			fprintf(stderr, "--dump %s: use text or json\n", arg);
+			argp_usage(state);
+		}
+		env.dump = arg[0];
 		break;
 	case ARGP_KEY_ARG:
 		if (env.input)
@@ -137,6 +147,8 @@ static void print_group(FILE *f, const struct slot *s, const char *what)
 static int on_record(void *arg, const struct ck_rec *r)
 {
 	(void)arg;
+	if (env.dump)
+		return (env.dump == 'j' ? ck_rec_print_json : ck_rec_print_text)(stdout, r) ? -1 : 0;
 	if (r->kind == CK_REC_DROP) {
 		nlost += r->lost;
 		fprintf(stderr, "cookie-groups: the tracer lost %" PRIu64 " events (%" PRIu64
@@ -207,6 +219,8 @@ int main(int argc, char **argv)
 	err = ck_rec_parse_file(in, on_record, on_error, NULL, &st);
 	if (err < 0)
 		fprintf(stderr, "cookie-groups: read error: %s\n", strerror(errno));
+	if (env.dump)
+		return err < 0 ? 1 : 0;
 	printf("summary: %" PRIu64 " filldir events, %zu distinct cookies, %d collision group%s, "
 	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, used, ngroups,
 	       ngroups == 1 ? "" : "s", nlost, st.errors);

@@ -1,0 +1,44 @@
+# Shared by tests/vm/test-bpf-*: boot a variant with a host directory shared
+# at /mnt/host, run a guest script that traces into it, analyse on the host.
+# Not a test itself (not executable); sourced.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bin=$top/build/bin
+SEED_IMG=$top/build/vm/ext4.img
+mkdir -p "$top/build/tmp"
+share=$(mktemp -d "$top/build/tmp/test-bpf.XXXXXX")
+trap 'rm -rf "$share"' EXIT
+
+for f in "$bin/cookie-trace" "$bin/cookie-groups" "$bin/dirprobe" "$top/build/bin32/dirprobe"; do
+	[ -x "$f" ] || { echo "FAIL: $f missing: run make bpf tools"; exit 1; }
+done
+
+# Guest side: start cookie-trace (record stream to a file), wait until it is
+# attached, run the workload, stop it with SIGINT (it drains, then reports).
+guest_prelude='
+trace_start() {	# OUT ARGS...
+	out=$1; shift
+	cookie-trace "$@" -f record -w "$out" 2>/tmp/ct.err & CT=$!
+	i=0
+	until grep -q "^cookie-trace: tracing" /tmp/ct.err; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 $CT 2>/dev/null; then
+			echo "cookie-trace did not start:"; cat /tmp/ct.err; return 1
+		fi
+		sleep 0.1
+	done
+}
+trace_stop() {
+	kill -INT $CT; wait $CT; st=$?
+	sed "s/^/  /" /tmp/ct.err
+	return $st
+}
+'
+
+# vm_share VARIANT SCRIPT: run SCRIPT (sh) in the guest; $share is /mnt/host.
+vm_share() {
+	printf '%s\n%s\n' "$guest_prelude" "$2" > "$share/cmd.sh"
+	"$top/vm/run" --kernel "$1" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$share" -- sh /mnt/host/cmd.sh
+}
+
+# Records of a stream as JSON Lines, through the shared parser.
+dump_json() { "$bin/cookie-groups" --dump json "$1"; }

@@ -265,7 +265,7 @@ enum { HOOK_FILLDIR, HOOK_LLSEEK, NHOOKS };
 
 struct hook_state {
 	bool in_kallsyms;
-	char clone[128];	/* e.g. "call_filldir.isra.0" if only a clone exists */
+	char clone[256];	/* e.g. "call_filldir.isra.0" if only a clone exists */
 	bool in_btf;
 	bool ftraceable;	/* in available_filter_functions */
 	bool fentry;		/* chosen / attached as fentry */
@@ -650,7 +650,12 @@ int main(int argc, char **argv)
 			strerror(errno));
 		goto cleanup;
 	}
-	if (signal(SIGINT, sig_handler) == SIG_ERR || signal(SIGTERM, sig_handler) == SIG_ERR) {
+	/*
+	 * No SA_RESTART: a write to a virtio port whose host side is not
+	 * connected blocks, and Ctrl-C / SIGTERM must still stop us.
+	 */
+	struct sigaction sa = { .sa_handler = sig_handler };
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL)) {
 		err = -errno;
 		fprintf(stderr, "cookie-trace: cannot set signal handlers: %s\n", strerror(errno));
 		goto cleanup;

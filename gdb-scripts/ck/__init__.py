@@ -1,0 +1,1 @@
+# cookiekit gdb helpers; see gdb-scripts/README.md.

@@ -7,6 +7,8 @@ import sys
 
 import gdb
 
+sys.dont_write_bytecode = True   # no __pycache__ in the checkout
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ck.kernel      # noqa: E402  types, constants, tasks, command base

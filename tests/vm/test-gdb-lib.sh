@@ -1,0 +1,91 @@
+# Shared by tests/vm/test-gdb-*: boot a guest with a gdbstub on a free port,
+# build a small directory with crafted 31-bit cookie pairs in it, hold the
+# probe until gdb has set its breakpoints, attach gdb in batch mode.
+# Sourced, not run (not executable, so tests/run does not pick it up).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+SEED=0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b
+FILLERS=${GDB_TEST_FILLERS:-300}    # few entries: every breakpoint hit is slow under TCG
+work=$top/build/test/gdb-$$         # the guest sees it as /kit/test/gdb-$$
+gwork=/kit/test/gdb-$$
+vm_pid=
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+gdb_cleanup() {
+	if [ -n "$vm_pid" ] && kill -0 "$vm_pid" 2>/dev/null; then
+		# vm/run exits on SIGTERM without stopping its QEMU: end both, by pid.
+		local q; q=$(pgrep -P "$vm_pid" qemu-system 2>/dev/null)
+		kill "$vm_pid" $q 2>/dev/null
+	fi
+	rm -rf "$work"
+}
+trap gdb_cleanup EXIT
+
+# make_pairs: one crafted 31-bit pair; sets PAIR_A PAIR_B MAJOR COOKIE31
+make_pairs() {
+	mkdir -p "$work"
+	"$top/build/bin/cookie-collide" --bits 31 --alg half_md4 --hash-seed "$SEED" \
+		--count 1 --rng-seed 7 > "$work/pairs.txt" 2>/dev/null || { fail "cookie-collide failed"; exit 1; }
+	read -r PAIR_A PAIR_B _ < "$work/pairs.txt"
+	local ha hb
+	ha=$("$top/build/bin/cookie-hash" --alg half_md4 --hash-seed "$SEED" "$PAIR_A" | cut -f2)
+	hb=$("$top/build/bin/cookie-hash" --alg half_md4 --hash-seed "$SEED" "$PAIR_B" | cut -f2)
+	COOKIE31=$("$top/build/bin/cookie-hash" --alg half_md4 --hash-seed "$SEED" "$PAIR_A" | cut -f4)
+	MAJOR=$ha
+	echo "crafted pair: $PAIR_A $PAIR_B, major hashes $ha $hb, 31-bit cookie $COOKIE31"
+}
+
+# start_guest VARIANT PROBE-COMMAND: boot VARIANT in the background; the guest
+# makes the directory (/mnt/ck/c), prints READY, waits for $work/go (gdb
+# touches it once its breakpoints are set), then runs PROBE-COMMAND.
+start_guest() {
+	local variant=$1 probe=$2
+	GDB_PORT=$(free_port)
+	cat > "$work/guest.sh" <<-GUEST
+	set -e
+	mkdir -p /tmp/ck /mnt/ck
+	truncate -s 16M /tmp/ck/x.img
+	mkfs.ext4 -q -E hash_seed=$SEED /tmp/ck/x.img
+	mount -o loop /tmp/ck/x.img /mnt/ck
+	dirfill --mkdir --fillers $FILLERS --names $gwork/pairs.txt /mnt/ck/c >/dev/null
+	lsattr -d /mnt/ck/c
+	echo READY
+	i=0; while [ ! -e $gwork/go ] && [ \$i -lt 600 ]; do sleep 0.5; i=\$((i+1)); done
+	[ -e $gwork/go ] || { echo "no go from gdb"; exit 1; }
+	set +e
+	sh -c 'echo PROBEPID \$\$; exec $probe'
+	echo probe-rc=\$?
+	GUEST
+	"$top/vm/run" --kernel "$variant" --gdb-port "$GDB_PORT" --timeout "${GDB_VM_TIMEOUT:-420}" \
+		-- sh "$gwork/guest.sh" > "$work/vm.log" 2>&1 &
+	vm_pid=$!
+	local t=0
+	while ! grep -q '^READY' "$work/vm.log" 2>/dev/null; do
+		if ! kill -0 "$vm_pid" 2>/dev/null; then
+			fail "$variant: the guest did not boot or set up the directory:"; sed 's/^/  | /' "$work/vm.log"; exit 1
+		fi
+		[ $t -lt 400 ] || { fail "$variant: no READY from the guest in 200 s"; exit 1; }
+		sleep 0.5; t=$((t + 1))
+	done
+	grep -q -- '-I-' <(grep '/mnt/ck/c' "$work/vm.log") || fail "$variant: /mnt/ck/c is not htree-indexed"
+	echo "$variant: guest up, gdbstub on 127.0.0.1:$GDB_PORT"
+}
+
+# run_gdb VARIANT SCRIPT: gdb in batch mode through ck-gdb (as make gdb runs it);
+# output in $work/gdb.out.
+run_gdb() {
+	timeout -k 10 "${GDB_TIMEOUT:-300}" "$top/gdb-scripts/ck-gdb" --kernel "$1" --port "$GDB_PORT" \
+		-- -batch -x "$2" > "$work/gdb.out" 2>&1
+	echo "gdb exit $?"
+}
+
+# wait_guest: the guest ends by itself once gdb let it go.
+wait_guest() {
+	local t=0
+	while kill -0 "$vm_pid" 2>/dev/null && [ $t -lt 240 ]; do sleep 0.5; t=$((t + 1)); done
+	kill -0 "$vm_pid" 2>/dev/null && { fail "the guest did not finish after gdb detached"; return; }
+	wait "$vm_pid"; echo "vm/run exit $?"
+	vm_pid=
+}

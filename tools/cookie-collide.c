@@ -519,7 +519,6 @@ static void record_pair(const char *na, const char *nb)
 static void *worker63(void *arg)
 {
 	char buf[EXT4_NAME_MAX + 1], na[EXT4_NAME_MAX + 1], nb[EXT4_NAME_MAX + 1];
-	uint64_t local = 0;
 
 	(void)arg;
 	while (!atomic_load_explicit(&s63.stop, memory_order_relaxed)) {
@@ -533,7 +532,6 @@ static void *worker63(void *arg)
 			len++;
 			if ((len & 4095) == 0) {
 				atomic_fetch_add_explicit(&s63.hashes, 4096, memory_order_relaxed);
-				local = 0;
 				if (atomic_load_explicit(&s63.stop, memory_order_relaxed))
 					return NULL;
 			}
@@ -558,7 +556,6 @@ static void *worker63(void *arg)
 		else
 			atomic_fetch_add(&s63.robin_hoods, 1);
 	}
-	(void)local;
 	return NULL;
 }
 

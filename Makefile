@@ -16,8 +16,11 @@ help:
 	@echo "  make vm-run [KERNEL=before|after]  build what is stale, boot the guest shell"
 	@echo "  make test                          every test, host and VM (CI runs this)"
 	@echo "  make check                         fast host tests only"
+	@echo "  make vm-run TRACE=1                ... with cookie-trace streaming to build/vm/trace.sock"
+	@echo "  make gdb [KERNEL=before|after]     gdb attached to the running guest, with ck-* commands"
+	@echo "  make cookie-top                    live viewer of the running guest's cookies"
 	@echo "  make kernel [KERNEL=before|after]  build the patched kernel(s) into the cache"
-	@echo "  make tools                         userland tools into build/bin, build/bin32"
+	@echo "  make tools bpf                     userland tools and cookie-trace into build/bin, build/bin32"
 	@echo "  make rootfs disks                  guest image and lab disks (cached)"
 	@echo "  make deps                          install missing Debian packages"
 
@@ -52,6 +55,8 @@ $(BUILD)/guest/.stamp: $(GUEST_SRC)
 	@touch $@
 guest: $(BUILD)/guest/.stamp
 
-vm-run: deps guest rootfs disks tools
+# TRACE=1 starts cookie-trace at boot (make cookie-top shows it on the host);
+# VMRUN_FLAGS passes anything else to vm/run (see vm/run --help).
+vm-run: deps guest rootfs disks tools bpf
 	@$(TOP)/kernel/build $(VARIANT)
-	@$(TOP)/vm/run --kernel $(VARIANT)
+	@$(TOP)/vm/run --kernel $(VARIANT) $(if $(filter 1,$(TRACE)),--trace) $(VMRUN_FLAGS)

@@ -34,16 +34,14 @@
 #include "cookie.h"
 #include "ext4hash.h"
 #include "ext4sb.h"
+#include "hashsrc.h"
 
 #define DEFAULT_ALPHABET "abcdefghijklmnopqrstuvwxyz0123456789"
 #define MASK63 0x7fffffffffffffffULL
 
 static struct env {
 	int bits;
-	int alg;
-	int have_seed;
-	struct ext4hash_seed seed;
-	const char *image;
+	struct ck_hashsrc src;   /* --alg, --hash-seed, --image */
 	uint64_t count;
 	uint64_t rng_seed;
 	int have_rng_seed;
@@ -58,7 +56,7 @@ static struct env {
 	int quiet;
 	double progress_every;
 } env = {
-	.alg = -1, .count = 1, .prefix = "", .alphabet = DEFAULT_ALPHABET,
+	.src = CK_HASHSRC_INIT, .count = 1, .prefix = "", .alphabet = DEFAULT_ALPHABET,
 	.dp_bits = 12, .search_bits = 63, .progress_every = -1,
 };
 
@@ -116,20 +114,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.bits = (int)v;
 		break;
 	case 'a':
-		env.alg = ext4hash_alg_parse(arg);
-		if (env.alg < 0)
-			argp_error(state, "--alg: unknown algorithm '%s' (legacy, half_md4, tea, "
-				   "legacy_unsigned, half_md4_unsigned, tea_unsigned)", arg);
-		break;
 	case 's':
-		if (ext4hash_seed_parse(arg, &env.seed))
-			argp_error(state, "--hash-seed: '%s' is not a UUID "
-				   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", arg);
-		env.have_seed = 1;
-		break;
 	case 'i':
-		env.image = arg;
-		break;
+		return ck_hashsrc_parse(&env.src, key, arg, state);
 	case 'n':
 		if (ck_parse_u64(arg, 1, 100000, &v))
 			argp_error(state, "--count: '%s' is not a number in 1..100000", arg);
@@ -191,8 +178,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!env.bits)
 			argp_error(state, "--bits 31 or --bits 63 is required");
-		if (env.alg < 0 && !env.image)
-			argp_error(state, "give --alg ALG (and --hash-seed UUID) or --image IMG");
+		ck_hashsrc_check(&env.src, state);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -668,24 +654,11 @@ static int collide63(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, 0, 0, 0 };
-	char err[512];
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
-	alg = env.alg;
-	if (env.image) {
-		struct ext4sb_info sb;
-
-		if (ext4sb_read(env.image, &sb, err, sizeof(err))) {
-			fprintf(stderr, "cookie-collide: --image: %s\n", err);
-			return 1;
-		}
-		seed = sb.hash_seed;
-		if (alg < 0)
-			alg = sb.alg;
-	}
-	if (env.have_seed)
-		seed = env.seed;
+	if (ck_hashsrc_resolve(&env.src, "cookie-collide", &alg, &seed))
+		return 1;
 	if (!env.have_rng_seed)
 		env.rng_seed = ck_random_seed();
 	env.prefix_len = strlen(env.prefix);

@@ -14,18 +14,16 @@
 #include "cookie.h"
 #include "ext4hash.h"
 #include "ext4sb.h"
+#include "hashsrc.h"
 
 static struct env {
-	int alg;                 /* -1: from the image */
-	int have_seed;
-	struct ext4hash_seed seed;
-	const char *image;
+	struct ck_hashsrc src;   /* --alg, --hash-seed, --image */
 	const char *names_from;
 	int verbose;
 	int info;
 	char **names;
 	int nnames;
-} env = { .alg = -1 };
+} env = { .src = CK_HASHSRC_INIT };
 
 const char *argp_program_version = "cookie-hash (cookiekit) 1";
 static const char doc[] =
@@ -66,20 +64,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'a':
-		env.alg = ext4hash_alg_parse(arg);
-		if (env.alg < 0)
-			argp_error(state, "--alg: unknown algorithm '%s' (legacy, half_md4, tea, "
-				   "legacy_unsigned, half_md4_unsigned, tea_unsigned)", arg);
-		break;
 	case 's':
-		if (ext4hash_seed_parse(arg, &env.seed))
-			argp_error(state, "--hash-seed: '%s' is not a UUID "
-				   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", arg);
-		env.have_seed = 1;
-		break;
 	case 'i':
-		env.image = arg;
-		break;
+		return ck_hashsrc_parse(&env.src, key, arg, state);
 	case 'f':
 		env.names_from = arg;
 		break;
@@ -94,12 +81,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.nnames = state->argc - state->next;
 		break;
 	case ARGP_KEY_END:
-		if (env.info && !env.image)
+		if (env.info && !env.src.image)
 			argp_error(state, "--info needs --image IMG");
 		if (env.nnames == 0 && !env.names_from && !env.info)
 			argp_error(state, "no NAME given (and no --names-from)");
-		if (env.alg < 0 && !env.image)
-			argp_error(state, "give --alg ALG or --image IMG");
+		ck_hashsrc_check(&env.src, state);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -152,27 +138,21 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, "NAME...", doc, 0, 0, 0 };
-	struct ext4hash_seed seed = { { 0 } };
-	int alg = env.alg, rc = 0;
-	char err[512], seedtxt[37];
+	struct ext4hash_seed seed;
+	int alg, rc = 0;
+	char seedtxt[37];
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 2;
-	alg = env.alg;
-	if (env.image) {
-		struct ext4sb_info sb;
+	if (ck_hashsrc_resolve(&env.src, "cookie-hash", &alg, &seed))
+		return 1;
+	if (env.src.have_sb) {
+		const struct ext4sb_info sb = env.src.sb;
 
-		if (ext4sb_read(env.image, &sb, err, sizeof(err))) {
-			fprintf(stderr, "cookie-hash: --image: %s\n", err);
-			return 1;
-		}
 		if (!sb.dir_index)
 			fprintf(stderr, "cookie-hash: warning: %s has no dir_index feature; "
 				"its directories are linear and use byte offsets, not hash cookies\n",
-				env.image);
-		seed = sb.hash_seed;
-		if (alg < 0)
-			alg = sb.alg;
+				env.src.image);
 		if (env.info) {
 			ext4hash_seed_format(&sb.hash_seed, seedtxt);
 			static const char *const flagtxt[] = {
@@ -181,12 +161,10 @@ int main(int argc, char **argv)
 			};
 
 			printf("image=%s\nhash_seed=%s\ndef_hash_version=%u\nflags=%s\n"
-			       "dir_index=%d\nalg=%s\n", env.image, seedtxt, sb.def_hash_version,
+			       "dir_index=%d\nalg=%s\n", env.src.image, seedtxt, sb.def_hash_version,
 			       flagtxt[sb.flags & 3], sb.dir_index, ext4hash_alg_name(sb.alg));
 		}
 	}
-	if (env.have_seed)
-		seed = env.seed;
 	if (env.verbose) {
 		ext4hash_seed_format(&seed, seedtxt);
 		fprintf(stderr, "cookie-hash: alg %s, seed %s%s\n", ext4hash_alg_name(alg), seedtxt,

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cookie-top: live view of ext4 readdir cookies, their hashes and their
+ * collisions, from cookie-trace's record stream.  Sources (source.c) give
+ * bytes, lib/record parses them, the model (model.c) counts, render.c draws
+ * into a canvas, term.c (curses) or batch mode shows it.  See tui/README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "ckutil.h"
+#include "record.h"
+#include "model.h"
+#include "render.h"
+#include "source.h"
+#include "term.h"
+
+static const char usage[] =
+"usage: cookie-top [OPTIONS] [SOURCE]\n"
+"Live view of ext4 readdir cookies, hashes and collisions from cookie-trace records.\n"
+"\n"
+"SOURCE   -            stdin or a pipe (in the guest: cookie-trace -f record | cookie-top -)\n"
+"         FILE         a recorded stream (cookie-trace -w FILE, cookie-top -w FILE)\n"
+"         SOCKET       a unix socket; waits for it and reconnects\n"
+"         (none)       the VM's trace socket, build/vm/trace.sock (make vm-run, vm/run --trace)\n"
+"\n"
+"  -x, --speed X       replay speed for FILE: 1 real time (default on a terminal), N times\n"
+"                      faster, 0 or max: as fast as possible (default with -b)\n"
+"  -w FILE             also record the raw stream to FILE while viewing\n"
+"  -b                  batch mode: plain-text frames on stdout, no terminal needed\n"
+"  -n N                batch: stop after N frames (0: none, only a summary on stderr)\n"
+"  -d SECS             batch: seconds between frames (default 1); a last frame at end of input\n"
+"      --json          batch: each frame is a JSON snapshot (one line)\n"
+"      --size COLSxROWS batch frame size (default 120x40)\n"
+"      --max-names N   names tracked at most (default 4000000, ~60 B + name each)\n"
+"      --export-dir D  where 'e' writes cookie-top-<time>.json (default: .)\n"
+"  -h, --help\n"
+"\n"
+"Keys: q quit, h/? help, space pause, s sort, / filter, Enter drill in, e export JSON.\n"
+"Exit status: 0; 1 usage or setup error; 3 (batch) the input had damaged records,\n"
+"which were reported and skipped (the parser resynchronises on the next record).\n";
+
+struct app {
+	struct tm_model *m;
+	struct ui ui;
+	struct source src;
+	struct ck_rec_parser *parser;
+	FILE *record_to;
+	int batch, json, frames_max, frames_done, quit, eof, term;
+	double delay, speed;
+	int rows, cols;
+	struct layout layout;
+	struct canvas canvas;
+	const char *export_dir;
+	/* replay pacing */
+	double pace_wall0;
+	uint64_t pace_ts0;
+	/* rate */
+	double rate_at;
+	uint64_t rate_records;
+	double next_frame, started;
+	int errors_printed;
+};
+
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void frame(struct app *a);
+static void handle_key(struct app *a, int k);
+
+/* Wait until `due` (replay pacing) while keys and frames go on. */
+static void idle_until(struct app *a, double due)
+{
+	for (;;) {
+		double now = now_s();
+		if (a->quit || got_signal || now >= due)
+			return;
+		double until = due < a->next_frame ? due : a->next_frame;
+		int ms = (int)((until - now) * 1000) + 1;
+		struct pollfd p = { .fd = a->term ? term_fd() : -1, .events = POLLIN };
+		poll(&p, 1, ms < 0 ? 0 : ms);
+		if (a->term)
+			for (int k; (k = term_key()) != TERM_KEY_NONE;)
+				handle_key(a, k);
+		if (now_s() >= a->next_frame)
+			frame(a);
+	}
+}
+
+static int on_record(void *arg, const struct ck_rec *r)
+{
+	struct app *a = arg;
+
+	if (a->speed > 0 && a->src.ops == &source_file_ops && r->ts_ns &&
+	    (r->kind == CK_REC_FILLDIR || r->kind == CK_REC_LLSEEK_ENTRY || r->kind == CK_REC_LLSEEK_EXIT)) {
+		if (!a->pace_ts0) {
+			a->pace_ts0 = r->ts_ns;
+			a->pace_wall0 = now_s();
+		} else if (r->ts_ns > a->pace_ts0) {
+			double due = a->pace_wall0 + (r->ts_ns - a->pace_ts0) / 1e9 / a->speed;
+			if (due > now_s())
+				idle_until(a, due);
+		}
+	}
+	tm_ingest(a->m, r, a->ui.now);
+	return a->quit || got_signal;
+}
+
+static int on_error(void *arg, uint64_t off, const char *msg)
+{
+	struct app *a = arg;
+
+	tm_input_error(a->m, off, msg);
+	if (!a->term && a->errors_printed < 20) {
+		fprintf(stderr, "cookie-top: %s: input offset %" PRIu64 ": %s\n", a->src.path, off, msg);
+		if (++a->errors_printed == 20)
+			fprintf(stderr, "cookie-top: further input errors are only counted\n");
+	}
+	return 0;
+}
+
+static void set_source_text(struct app *a)
+{
+	if (a->src.ops == &source_file_ops) {
+		char sp[32];
+		if (a->speed > 0)
+			snprintf(sp, sizeof(sp), "x%g", a->speed);
+		else
+			snprintf(sp, sizeof(sp), "max speed");
+		snprintf(a->ui.source, sizeof(a->ui.source), "replay %.120s %s", a->src.path, sp);
+	} else {
+		snprintf(a->ui.source, sizeof(a->ui.source), "%s %.140s", a->src.ops->kind, a->src.path);
+	}
+	snprintf(a->ui.state, sizeof(a->ui.state), "%s", a->src.state);
+}
+
+static void export_json(struct app *a)
+{
+	char path[PATH_MAX], stamp[32];
+	time_t t = time(NULL);
+	struct tm tmv;
+
+	localtime_r(&t, &tmv);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tmv);
+	snprintf(path, sizeof(path), "%s/cookie-top-%s.json", a->export_dir, stamp);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(a->ui.msg, sizeof(a->ui.msg), "export: %.120s: %s", path, strerror(errno));
+		return;
+	}
+	int bad = snapshot_json(a->m, &a->ui, f);
+	bad |= fclose(f);
+	if (bad)
+		snprintf(a->ui.msg, sizeof(a->ui.msg), "export: writing %.150s failed", path);
+	else
+		snprintf(a->ui.msg, sizeof(a->ui.msg), "exported %u directories, %u collision groups to %.120s",
+			 a->m->ndirs, a->m->ngroups, path);
+}
+
+static void handle_key(struct app *a, int k)
+{
+	struct ui *u = &a->ui;
+	int before_paused = u->paused;
+
+	if (k == TERM_KEY_RESIZE) {
+		frame(a);
+		return;
+	}
+	if (u->prompt) {
+		size_t n = strlen(u->prompt_buf);
+		if (k == TERM_KEY_ENTER) {
+			snprintf(u->filter, sizeof(u->filter), "%s", u->prompt_buf);
+			u->prompt = 0;
+		} else if (k == TERM_KEY_ESC) {
+			u->filter[0] = 0;
+			u->prompt = 0;
+		} else if (k == TERM_KEY_BACKSPACE) {
+			if (n)
+				u->prompt_buf[n - 1] = 0;
+		} else if (k >= 0x20 && k < 0x7f && n + 1 < sizeof(u->prompt_buf)) {
+			u->prompt_buf[n] = k;
+			u->prompt_buf[n + 1] = 0;
+		}
+		u->sel = 0;
+		frame(a);
+		return;
+	}
+	u->msg[0] = 0;
+	if (u->help) {		/* any key closes the help */
+		u->help = 0;
+		frame(a);
+		return;
+	}
+	switch (k) {
+	case 'q': case 'Q':
+		a->quit = 1;
+		return;
+	case 'h': case '?':
+		u->help = 1;
+		break;
+	case ' ':
+		u->paused = !u->paused;
+		break;
+	case 's':
+		u->sort = (u->sort + 1) % SORT_N;
+		snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", sort_name(u->sort));
+		break;
+	case '/':
+		u->prompt = 1;
+		snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
+		break;
+	case TERM_KEY_ENTER:
+		if (u->view == LAYOUT_MAIN && a->m->ndirs && u->nrows_dir) {
+			u->view = LAYOUT_DIR;
+			u->scroll = 0;
+		} else {
+			u->view = LAYOUT_MAIN;
+		}
+		break;
+	case TERM_KEY_ESC: case TERM_KEY_BACKSPACE:
+		u->view = LAYOUT_MAIN;
+		break;
+	case TERM_KEY_UP: case 'k':
+		if (u->view == LAYOUT_DIR)
+			u->scroll--;
+		else
+			u->sel--;
+		break;
+	case TERM_KEY_DOWN: case 'j':
+		if (u->view == LAYOUT_DIR)
+			u->scroll++;
+		else
+			u->sel++;
+		break;
+	case TERM_KEY_PGUP:
+		u->scroll -= a->rows / 2;
+		break;
+	case TERM_KEY_PGDN:
+		u->scroll += a->rows / 2;
+		break;
+	case 'e':
+		export_json(a);
+		break;
+	default:
+		return;
+	}
+	/* a key that changes the view redraws it even when paused */
+	(void)before_paused;
+	a->ui.paused = u->paused;
+	if (u->paused && before_paused) {
+		u->paused = 0;
+		frame(a);
+		u->paused = 1;
+	} else {
+		frame(a);
+	}
+}
+
+static void update_rate(struct app *a, double now)
+{
+	if (now - a->rate_at >= 1.0) {
+		a->ui.rate = (a->m->records - a->rate_records) / (now - a->rate_at);
+		a->rate_at = now;
+		a->rate_records = a->m->records;
+	}
+}
+
+static void frame(struct app *a)
+{
+	double now = now_s();
+
+	a->ui.now = now;
+	update_rate(a, now);
+	set_source_text(a);
+	if (a->term) {
+		int rows, cols;
+		term_size(&rows, &cols);
+		int resized = rows != a->rows || cols != a->cols;
+		if (resized) {
+			a->rows = rows;
+			a->cols = cols;
+			canvas_resize(&a->canvas, rows, cols);
+		}
+		layout_compute(rows, cols, a->ui.view, &a->layout);
+		/* paused: the panes keep their last picture, the status line stays live */
+		if (a->ui.paused && !resized)
+			render_status(a->m, &a->ui, &a->layout, &a->canvas);
+		else
+			render(a->m, &a->ui, &a->layout, &a->canvas);
+		term_draw(&a->canvas);
+		a->next_frame = now + 0.25;
+		return;
+	}
+	/* batch */
+	a->next_frame = now + a->delay;
+	if (a->frames_max >= 0 && a->frames_done >= a->frames_max)
+		return;
+	a->frames_done++;
+	if (a->json) {
+		snapshot_json(a->m, &a->ui, stdout);
+	} else {
+		layout_compute(a->rows, a->cols, LAYOUT_MAIN, &a->layout);
+		render(a->m, &a->ui, &a->layout, &a->canvas);
+		printf("--- cookie-top frame %d\n", a->frames_done);
+		canvas_print(&a->canvas, stdout);
+	}
+	fflush(stdout);
+}
+
+static void default_socket(char *buf, size_t size)
+{
+	const char *env = getenv("COOKIEKIT_TRACE_SOCK");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	/* build/bin/cookie-top -> build/vm/trace.sock */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(buf, size, "%s/../vm/trace.sock", dirname(exe));
+		return;
+	}
+	snprintf(buf, size, "build/vm/trace.sock");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "speed", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "max-names", required_argument, NULL, 'M' },
+		{ "export-dir", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct app a = { .frames_max = -1, .delay = 1.0, .speed = -1, .export_dir = ".",
+			 .rows = 40, .cols = 120 };
+	const char *record_path = NULL;
+	uint64_t v, max_names = 0;
+	char err[512], sock[PATH_MAX];
+	int c, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "x:w:bn:d:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'x':
+			if (!strcmp(optarg, "max")) {
+				a.speed = 0;
+			} else if (ck_parse_double(optarg, 0, 1e9, &a.speed)) {
+				fprintf(stderr, "cookie-top: --speed %s: give a factor (1 real time, 10, 0.5) or max\n", optarg);
+				return 1;
+			}
+			break;
+		case 'w': record_path = optarg; break;
+		case 'b': a.batch = 1; break;
+		case 'n':
+			if (ck_parse_u64(optarg, 0, INT_MAX, &v)) {
+				fprintf(stderr, "cookie-top: -n %s: give a number of frames\n", optarg);
+				return 1;
+			}
+			a.frames_max = v;
+			break;
+		case 'd':
+			if (ck_parse_double(optarg, 0.01, 86400, &a.delay)) {
+				fprintf(stderr, "cookie-top: -d %s: give seconds between 0.01 and 86400\n", optarg);
+				return 1;
+			}
+			break;
+		case 'J': a.json = 1; break;
+		case 'S':
+			if (sscanf(optarg, "%dx%d", &a.cols, &a.rows) != 2 || a.cols < 1 || a.rows < 1 ||
+			    a.cols > 1000 || a.rows > 1000) {
+				fprintf(stderr, "cookie-top: --size %s: give COLSxROWS, e.g. 120x40\n", optarg);
+				return 1;
+			}
+			break;
+		case 'M':
+			if (ck_parse_u64(optarg, 1, UINT32_MAX / 2, &max_names)) {
+				fprintf(stderr, "cookie-top: --max-names %s: give 1..2^31\n", optarg);
+				return 1;
+			}
+			break;
+		case 'E': a.export_dir = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 1;
+		}
+	}
+	if (argc - optind > 1 || (a.json && !a.batch)) {
+		fputs(a.json ? "cookie-top: --json needs -b\n" : usage, stderr);
+		return 1;
+	}
+	if (a.speed < 0)
+		a.speed = a.batch ? 0 : 1;
+	default_socket(sock, sizeof(sock));
+	if (source_setup(&a.src, optind < argc ? argv[optind] : NULL, sock, err, sizeof(err))) {
+		fprintf(stderr, "cookie-top: %s\n", err);
+		return 1;
+	}
+	a.m = calloc(1, sizeof(*a.m));
+	if (!a.m || tm_init(a.m, max_names, 0)) {
+		fprintf(stderr, "cookie-top: out of memory\n");
+		return 1;
+	}
+	ui_init(&a.ui);
+	a.parser = ck_rec_parser_new(on_record, on_error, &a);
+	if (record_path) {
+		a.record_to = fopen(record_path, "wb");
+		if (!a.record_to) {
+			fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+			return 1;
+		}
+	}
+	if (!a.batch) {
+		if (a.src.ops == &source_stdin_ops && isatty(0)) {
+			fprintf(stderr, "cookie-top: stdin is a terminal, not a record stream "
+				"(pipe cookie-trace -f record into it, or give a FILE)\n");
+			return 1;
+		}
+		if (term_open(err, sizeof(err))) {
+			fprintf(stderr, "cookie-top: %s\n", err);
+			return 1;
+		}
+		a.term = 1;
+	}
+	canvas_resize(&a.canvas, a.rows, a.cols);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	static uint8_t buf[1 << 16];
+	double next_open = 0;
+	int open = 0;
+	a.started = a.rate_at = now_s();
+	a.next_frame = a.batch ? a.started + a.delay : 0;
+	if (a.batch && a.frames_max == 0)
+		a.next_frame = 1e300;
+	while (!a.quit && !got_signal) {
+		double now = now_s();
+		if (!open && !a.eof && now >= next_open) {
+			open = a.src.ops->open(&a.src) == 0;
+			if (!open) {
+				if (!a.src.retry) {
+					snprintf(err, sizeof(err), "%.300s: %s", a.src.path, a.src.state);
+					rc = 1;
+					break;
+				}
+				next_open = now + 0.5;
+			}
+		}
+		if (a.batch && a.frames_max >= 0 && a.frames_done >= a.frames_max && a.frames_max > 0)
+			break;
+		struct pollfd p[2] = { { .fd = open ? a.src.fd : -1, .events = POLLIN },
+				       { .fd = a.term ? term_fd() : -1, .events = POLLIN } };
+		double until = a.next_frame;
+		if (!open && !a.eof && next_open < until)
+			until = next_open;
+		int ms = until > now + 3600 ? 3600000 : (int)((until - now) * 1000) + 1;
+		/* a file is always readable: read it without sleeping, frames interleave */
+		if (open && a.src.ops == &source_file_ops)
+			ms = 0;
+		if (poll(p, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
+			break;
+		if (open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			ssize_t n = a.src.ops->read(&a.src, buf, sizeof(buf));
+			if (n > 0) {
+				if (a.record_to)
+					fwrite(buf, 1, n, a.record_to);
+				a.ui.now = now_s();
+				if (ck_rec_parser_feed(a.parser, buf, n) < 0) {
+					snprintf(err, sizeof(err), "out of memory");
+					rc = 1;
+					break;
+				}
+			} else if (n == 0 || errno != EAGAIN) {
+				/* end of this stream: report a truncated tail, keep what we have */
+				ck_rec_parser_finish(a.parser);
+				a.src.ops->close(&a.src);
+				open = 0;
+				if (a.src.retry) {
+					snprintf(a.src.state, sizeof(a.src.state), "disconnected (VM stopped?); waiting");
+					next_open = now_s() + 0.5;
+				} else {
+					a.eof = 1;
+					snprintf(a.src.state, sizeof(a.src.state), "end of %s",
+						 a.src.ops == &source_file_ops ? "file" : "input");
+					if (a.batch) {
+						if (a.frames_max != 0)
+							a.next_frame = 0; /* the last frame, now */
+						frame(&a);
+						break;
+					}
+					a.next_frame = 0;
+				}
+			}
+		}
+		if (a.term && (p[1].revents & POLLIN))
+			for (int k; (k = term_key()) != TERM_KEY_NONE;)
+				handle_key(&a, k);
+		if (now_s() >= a.next_frame)
+			frame(&a);
+	}
+	if (a.term)
+		term_close();
+	if (rc && err[0])
+		fprintf(stderr, "cookie-top: %s\n", err);
+	if (a.record_to && fclose(a.record_to)) {
+		fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+		rc = 1;
+	}
+	if (a.batch && a.frames_max == 0) {
+		double secs = now_s() - a.started;
+		struct ck_rec_stats st;
+		ck_rec_parser_stats(a.parser, &st);
+		fprintf(stderr, "cookie-top: %" PRIu64 " records (%" PRIu64 " bytes) in %.3f s: %.0f records/s; "
+			"%u names, %u dirs, %u groups, model %zu bytes\n", a.m->records,
+			st.bytes, secs, a.m->records / (secs > 0 ? secs : 1e-9), a.m->nnames,
+			a.m->ndirs, a.m->ngroups, tm_memory(a.m));
+	}
+	if (!rc && a.batch && a.m->errors)
+		rc = 3;
+	ck_rec_parser_free(a.parser);
+	canvas_free(&a.canvas);
+	ui_free(&a.ui);
+	tm_free(a.m);
+	free(a.m);
+	return rc;
+}

@@ -69,6 +69,7 @@ struct app {
 	uint64_t rate_records;
 	double next_frame, started;
 	int errors_printed;
+	double msg_at;   /* when ui.msg appeared; it goes after 5 s */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -231,7 +232,7 @@ static void handle_key(struct app *a, int k)
 	case TERM_KEY_ENTER:
 		if (u->view == LAYOUT_MAIN && a->m->ndirs && u->nrows_dir) {
 			u->view = LAYOUT_DIR;
-			u->scroll = 0;
+			u->scroll = -1;
 		} else {
 			u->view = LAYOUT_MAIN;
 		}
@@ -289,6 +290,12 @@ static void frame(struct app *a)
 	double now = now_s();
 
 	a->ui.now = now;
+	if (a->ui.msg[0] && now - a->msg_at > 5)
+		a->ui.msg[0] = 0;
+	else if (a->ui.msg[0] && !a->msg_at)
+		a->msg_at = now;
+	if (!a->ui.msg[0])
+		a->msg_at = 0;
 	update_rate(a, now);
 	set_source_text(a);
 	if (a->term) {

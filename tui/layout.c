@@ -49,7 +49,8 @@ void layout_compute(int rows, int cols, enum layout_view view, struct layout *ou
 		out->pane[PANE_DIRS] = r(1, 0, top, lw);
 		out->pane[PANE_COLLS] = r(1, lw, top, cols - lw);
 	} else {
-		int dh = (top + 1) / 2;
+		/* directories are few, collision groups take two lines each */
+		int dh = top / 3 > 4 ? top / 3 : 4;
 		out->pane[PANE_DIRS] = r(1, 0, dh, cols);
 		out->pane[PANE_COLLS] = r(1 + dh, 0, top - dh, cols);
 	}

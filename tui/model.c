@@ -264,8 +264,11 @@ static int64_t name_track(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 	for (; m->name_tab[s]; s = (s + 1) & m->tab_mask) {
 		const struct tm_name *n = &m->names[m->name_tab[s] - 1];
 		if (n->name_len == r->name_len && n->dir == dir && n->wclass == wc &&
-		    !memcmp(tm_name_bytes(m, n), r->name, r->name_len))
+		    !memcmp(tm_name_bytes(m, n), r->name, r->name_len)) {
+			if (n->group)
+				m->groups[n->group - 1].seen_seq = m->records;
 			return m->name_tab[s] - 1;
+		}
 	}
 	if (m->nnames >= m->max_names) {
 		m->names_untracked++;
@@ -338,7 +341,7 @@ static int64_t name_track(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 			struct tm_group *g = &m->groups[f->group - 1];
 			d->pairs[wc] += g->members; /* one new pair with each member */
 			g->members++;
-			g->updated_seq = m->records;
+			g->updated_seq = g->seen_seq = m->records;
 			g->updated_at = now;
 			n->group = f->group;
 			/* append, so members list in arrival order */

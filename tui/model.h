@@ -60,7 +60,8 @@ struct tm_group {
 	uint32_t first;      /* first member's name index */
 	uint32_t members;
 	uint8_t wclass;
-	uint64_t created_seq, updated_seq; /* record sequence numbers */
+	uint64_t created_seq, updated_seq; /* record sequence numbers: made, grew */
+	uint64_t seen_seq;   /* a member was last read (active collisions sort first) */
 	double updated_at;   /* host time (s), for highlighting */
 };
 

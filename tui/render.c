@@ -346,7 +346,7 @@ static int group_cmp(const void *a, const void *b)
 {
 	const struct tm_group *x = &gsort_model->groups[*(const uint32_t *)a];
 	const struct tm_group *y = &gsort_model->groups[*(const uint32_t *)b];
-	uint64_t ux = x->updated_seq, uy = y->updated_seq;
+	uint64_t ux = x->seen_seq, uy = y->seen_seq; /* most recently read first */
 	return ux != uy ? (ux > uy ? -1 : 1) : 0;
 }
 
@@ -362,7 +362,7 @@ static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect
 		pairs += dsum(m->dirs[i].pairs);
 		expect += dir_expected(&m->dirs[i]);
 	}
-	pane_title(c, p, " Collisions: %u groups, %" PRIu64 " pairs observed, %.3g expected by chance (birthday)",
+	pane_title(c, p, " Collisions (most recently read first): %u groups, %" PRIu64 " pairs observed, %.3g expected by chance (birthday)",
 		   m->ngroups, pairs, expect);
 	if (p->h < 2)
 		return;
@@ -587,17 +587,26 @@ static void render_dir(const struct tm_model *m, struct ui *u, const struct layo
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-8s %-8s %s", "COOKIE", "W", "MAJOR",
 		"MINOR", "NAME");
 	int rows = p->h - 2;
+	if (u->scroll < 0) {	/* just drilled in: start at the first collision */
+		u->scroll = 0;
+		for (uint32_t k = 0; k < u->ndir_names; k++)
+			if (m->names[u->dir_names[k]].group) {
+				u->scroll = k;
+				break;
+			}
+	}
 	if (u->scroll > (int)u->ndir_names - rows)
 		u->scroll = (int)u->ndir_names - rows;
 	if (u->scroll < 0)
 		u->scroll = 0;
-	for (int r = 0; r < rows && u->scroll + r < (int)u->ndir_names; r++) {
-		const struct tm_name *n = &m->names[u->dir_names[u->scroll + r]];
+	int r = 0;
+	for (uint32_t k = u->scroll; r < rows && k < u->ndir_names; k++) {
+		const struct tm_name *n = &m->names[u->dir_names[k]];
 		char nm[1100];
 		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (u->filter[0] && !contains(nm, u->filter))
 			continue;
-		cprintf(c, p->y + 2 + r, p->x, p->w, n->group ? AT_WARN : 0, "%c %016" PRIx64 " %2d %08x %08x %s",
+		cprintf(c, p->y + 2 + r++, p->x, p->w, n->group ? AT_WARN : 0, "%c %016" PRIx64 " %2d %08x %08x %s",
 			n->group ? '*' : ' ', n->cookie, tm_wclass_bits(n->wclass), n->major, n->minor, nm);
 	}
 

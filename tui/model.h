@@ -27,7 +27,8 @@
 #define TM_TAIL          4096
 #define TM_READERS_MAX   4096
 #define TM_STRIP_BUCKETS 1024  /* occupancy of the 31-bit cookie space (major>>1) */
-#define TM_LOOP_REPEATS  3     /* seeks back to one cookie without progress = loop */
+#define TM_LOOP_REPEATS  2     /* seeks back to one cookie without progress = loop
+                                 * (dirprobe's watchdog, K=3 returns, stops after 3 repeats) */
 #define TM_NAMES_DEFAULT 4000000u
 #define TM_DIRS_DEFAULT  65536u
 

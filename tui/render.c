@@ -331,12 +331,13 @@ static int draw_group(const struct tm_model *m, const struct ui *u, const struct
 		char nm[1100], head[80];
 		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (!line)
-			snprintf(head, sizeof(head), "%c %016" PRIx64 " %2d %-14.14s", fresh ? '*' : ' ',
-				 g->cookie, tm_wclass_bits(g->wclass), dt);
+			snprintf(head, sizeof(head), "%c %016" PRIx64 " %2d", fresh ? '*' : ' ',
+				 g->cookie, tm_wclass_bits(g->wclass));
 		else
-			snprintf(head, sizeof(head), "%*s", 1 + 1 + 16 + 1 + 2 + 1 + 14, "");
-		cprintf(c, y + line, x, w, fresh ? AT_HI : 0, "%s major %08x minor %08x  %s",
-			head, n->major, n->minor, nm);
+			snprintf(head, sizeof(head), "%*s", 1 + 1 + 16 + 1 + 2, "");
+		/* the name and its hashes first: a side-by-side pane may be narrow */
+		cprintf(c, y + line, x, w, fresh ? AT_HI : 0, "%s %-20s %08x %08x %s",
+			head, nm, n->major, n->minor, line ? "" : dt);
 	}
 	return line;
 }
@@ -379,8 +380,8 @@ static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect
 	gsort_model = m;
 	if (n > 1)
 		qsort(idx, n, sizeof(*idx), group_cmp);
-	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-14s %-26s %s", "COOKIE", "W", "DIR",
-		"HASHES (ext4 major/minor)", "NAME");
+	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-20s %-8s %-8s %s", "COOKIE", "W", "NAME",
+		"MAJOR", "MINOR", "DIR");
 	int y = p->y + 2, end = p->y + p->h;
 	for (uint32_t k = 0; k < n && y < end; k++)
 		y += draw_group(m, u, &m->groups[idx[k]], c, y, p->x, p->w, end - y);

@@ -41,7 +41,7 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/tui/tui.mk
 -include $(TOP)/gdb-scripts/gdb.mk
 
-check: deps tools
+check: deps tools tui
 	@$(TOP)/tests/run tests/unit
 
 test: $(TEST_DEPS)

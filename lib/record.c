@@ -434,8 +434,10 @@ out_advance_record:
 		if (ret)
 			break;
 	}
-	memmove(p->buf, p->buf + pos, p->len - pos);
-	p->len -= pos;
+	if (pos) {	/* buf is NULL until the first feed */
+		memmove(p->buf, p->buf + pos, p->len - pos);
+		p->len -= pos;
+	}
 	return ret;
 }
 

@@ -18,9 +18,12 @@ BPF_LIBS     := -static -lbpf -lelf -lz
 bpf: $(BUILD)/bin/cookie-trace $(BUILD)/bin/cookie-groups
 TEST_DEPS += bpf
 
+# Only when it is missing (make vm-run KERNEL=before on a fresh machine).
+$(BPF_VMLINUX):
+	@$(TOP)/kernel/build after
+
 $(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)
 	@mkdir -p $(@D)
-	@test -e $< || { echo "bpf: $< missing: run 'make kernel'" >&2; exit 1; }
 	bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 $(BPF_OUT)/%.bpf.o: $(TOP)/bpf/%.bpf.c $(TOP)/bpf/%.h $(BPF_OUT)/vmlinux.h

@@ -523,7 +523,7 @@ int ck_rec_parse_file(FILE *f, ck_rec_record_fn on_record,
 
 /* ---- text forms */
 
-static void print_json_bytes(FILE *f, const uint8_t *s, size_t n)
+void ck_json_bytes(FILE *f, const uint8_t *s, size_t n)
 {
 	fputc('"', f);
 	for (size_t i = 0; i < n; i++) {
@@ -580,14 +580,14 @@ int ck_rec_print_json(FILE *f, const struct ck_rec *r)
 	switch (r->kind) {
 	case CK_REC_HELLO:
 		fprintf(f, ",\"flags\":%u,\"text\":", r->flags);
-		print_json_bytes(f, (const uint8_t *)r->text, r->text_len);
+		ck_json_bytes(f, (const uint8_t *)r->text, r->text_len);
 		break;
 	case CK_REC_DROP:
 		fprintf(f, ",\"lost\":%" PRIu64 ",\"lost_total\":%" PRIu64, r->lost, r->lost_total);
 		break;
 	default:
 		fprintf(f, ",\"pid\":%u,\"tgid\":%u,\"comm\":", r->pid, r->tgid);
-		print_json_bytes(f, (const uint8_t *)r->comm, strlen(r->comm));
+		ck_json_bytes(f, (const uint8_t *)r->comm, strlen(r->comm));
 		fprintf(f, ",\"nfsd\":%s,\"compat\":%s,\"fmode32\":%s,\"fmode64\":%s,\"width\":%d,"
 			"\"f_mode\":%u,\"dev\":%u,\"dir_ino\":%" PRIu64,
 			r->flags & CK_REC_F_NFSD ? "true" : "false",
@@ -599,7 +599,7 @@ int ck_rec_print_json(FILE *f, const struct ck_rec *r)
 			fprintf(f, ",\"ino\":%" PRIu64 ",\"major\":%u,\"minor\":%u,\"cookie\":%" PRIu64
 				",\"chain_index\":%u,\"chain_len\":%u,\"name\":",
 				r->ino, r->major, r->minor, r->cookie, r->chain_index, r->chain_len);
-			print_json_bytes(f, r->name, r->name_len);
+			ck_json_bytes(f, r->name, r->name_len);
 		} else {
 			fprintf(f, ",\"pos\":%" PRIu64 ",\"offset\":%" PRId64 ",\"whence\":%u",
 				r->cookie, r->offset, r->whence);

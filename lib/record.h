@@ -204,6 +204,10 @@ int ck_rec_parse_file(FILE *f, ck_rec_record_fn on_record,
 int ck_rec_print_text(FILE *f, const struct ck_rec *r);
 int ck_rec_print_json(FILE *f, const struct ck_rec *r);
 
+/* A JSON string of arbitrary bytes: printable ASCII as is, '"' and '\\'
+ * escaped, every other byte as \u00XX (byte for byte, so names stay exact). */
+void ck_json_bytes(FILE *f, const uint8_t *s, size_t n);
+
 /* The IEEE CRC-32 used in the header (zlib-compatible; crc 0 to start). */
 uint32_t ck_rec_crc32(uint32_t crc, const void *data, size_t len);
 

@@ -3,27 +3,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "record.h"
 #include "render.h"
 
-/* JSON string: printable ASCII as is, everything else \u00XX (byte for byte, as lib/record's JSON) */
-static void jstr(FILE *f, const uint8_t *s, size_t n)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		uint8_t b = s[i];
-		if (b == '"' || b == '\\')
-			fprintf(f, "\\%c", b);
-		else if (b >= 0x20 && b < 0x7f)
-			fputc(b, f);
-		else
-			fprintf(f, "\\u%04x", b);
-	}
-	fputc('"', f);
-}
-
+/* JSON strings: lib/record's escaping, the same as the record stream's JSON. */
 static void jcstr(FILE *f, const char *s)
 {
-	jstr(f, (const uint8_t *)s, strlen(s));
+	ck_json_bytes(f, (const uint8_t *)s, strlen(s));
 }
 
 int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
@@ -76,7 +62,7 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 		for (uint32_t i = gr->first + 1; i; i = m->names[i - 1].next, k++) {
 			const struct tm_name *n = &m->names[i - 1];
 			fprintf(f, "%s{\"name\":", k ? "," : "");
-			jstr(f, tm_name_bytes(m, n), n->name_len);
+			ck_json_bytes(f, tm_name_bytes(m, n), n->name_len);
 			fprintf(f, ",\"major\":\"0x%08x\",\"minor\":\"0x%08x\"}", n->major, n->minor);
 		}
 		fprintf(f, "]}");

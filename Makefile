@@ -19,6 +19,7 @@ help:
 	@echo "  make vm-run TRACE=1                ... with cookie-trace streaming to build/vm/trace.sock"
 	@echo "  make gdb [KERNEL=before|after]     gdb attached to the running guest, with ck-* commands"
 	@echo "  make cookie-top                    live viewer of the running guest's cookies"
+	@echo "  make lab-check LAB=NN [KERNEL=X]  run lab NN's check in the VM: PASS/FAIL per step (labs/)"
 	@echo "  make kernel [KERNEL=before|after]  build the patched kernel(s) into the cache"
 	@echo "  make tools bpf                     userland tools and cookie-trace into build/bin, build/bin32"
 	@echo "  make rootfs disks                  guest image and lab disks (cached)"
@@ -40,6 +41,7 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/bpf/bpf.mk
 -include $(TOP)/tui/tui.mk
 -include $(TOP)/gdb-scripts/gdb.mk
+-include $(TOP)/labs/labs.mk
 
 check: deps tools tui
 	@$(TOP)/tests/run tests/unit

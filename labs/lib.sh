@@ -1,0 +1,55 @@
+# labs/lib.sh — sourced by every labs/NN-topic/check (through labs/lab-check).
+#
+# A check is a list of numbered steps.  Each step prints exactly one line,
+#   PASS step N: what was expected
+#   FAIL step N: what was expected — what was seen instead
+# and the check ends with "lab NN: P passed, F failed"; lab-check exits 1 if
+# any step failed.  Guest work runs in command mode through vm/run, one boot
+# per batch of commands, so a check costs a few boots, not one per step.
+#
+# LAB_KERNEL (make lab-check ... KERNEL=X, or lab-check --kernel X) forces
+# every boot of the check onto variant X, whatever the step asks for.  That is
+# how you ask "would this lab still pass on the other kernel?" — it must not.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+lab_pass=0 lab_fail=0 lab_step=0
+
+# guest VARIANT CMD...: run CMD in a fresh guest of VARIANT (or LAB_KERNEL),
+# no gdbstub.  Output on stdout; returns CMD's status (124 timeout, 125 panic).
+guest() {
+	local variant=${LAB_KERNEL:-$1}; shift
+	echo "  (booting the '$variant' kernel)" >&2
+	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$LAB_TIMEOUT" -- "$@"
+}
+
+# step "expectation" CONDITION-COMMAND... : run the condition; its status
+# decides PASS/FAIL.  $seen (set by the caller, or by expect_*) explains a FAIL.
+step() {
+	local what=$1; shift
+	lab_step=$((lab_step + 1))
+	if "$@"; then
+		lab_pass=$((lab_pass + 1)); echo "PASS step $lab_step: $what"
+	else
+		lab_fail=$((lab_fail + 1)); echo "FAIL step $lab_step: $what — ${seen:-condition false}"
+	fi
+	seen=
+}
+
+# field JSON KEY: a top-level number or string of dirprobe's one-line JSON.
+field() {
+	python3 -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2" 2>/dev/null
+}
+
+# line_of OUTPUT TAG: the rest of the first line of OUTPUT that starts "TAG ".
+line_of() { sed -n "s/^$2 //p" <<< "$1" | head -n1; }
+
+# is_eq SEEN WANT: true if equal; sets $seen for the FAIL line.
+is_eq() { seen="saw '${1:-nothing}'"; [ "$1" = "$2" ]; }
+# has OUTPUT REGEX: true if a line of OUTPUT matches the extended regex.
+has() { seen="no line matching /$2/"; grep -Eq -- "$2" <<< "$1"; }
+
+lab_end() {
+	echo "lab $LAB: $lab_pass passed, $lab_fail failed"
+	[ "$lab_fail" -eq 0 ] && [ "$lab_pass" -gt 0 ]
+}

@@ -12,3 +12,5 @@ TEST_DEPS += labs
 lab-check: deps kernel tools bpf tui rootfs disks guest labs
 	@test -n "$(LAB)" || { echo "usage: make lab-check LAB=NN [KERNEL=before|after]  (labs/lab-check --list)"; exit 2; }
 	@$(TOP)/labs/lab-check $(if $(KERNEL),--kernel $(KERNEL)) $(LAB)
+# The guest banner points at /kit/labs.
+vm-run: labs

@@ -481,7 +481,10 @@ static uint32_t reasons_of(const struct ck_rec *r, int wc)
 		why |= TM_R_NATIVE;
 	if (r->flags & CK_REC_F_NFSD)
 		why |= TM_R_NFSD;
-	if (r->kind == CK_REC_FILLDIR && wc == TM_W31 && ck_rec_width(r) == 64)
+	/* A 64-bit reader given a 31-bit cookie: pre-3.4 ext4.  Not for "."
+	 * (major 0), whose 63-bit cookie is 0 on every kernel. */
+	if (r->kind == CK_REC_FILLDIR && wc == TM_W31 && ck_rec_width(r) == 64 &&
+	    (r->major >> 1) != 0)
 		why |= TM_R_PRE34;
 	return why;
 }

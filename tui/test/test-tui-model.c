@@ -150,6 +150,11 @@ static void test_widths(void)
 	struct ck_rec n = base(CK_REC_F_NFSD | CK_REC_F_FMODE32, 22);
 	fill(m, n, "a", 0x3ace69f6, 0x1, 31);
 	CHECK(m->dirs[2].reasons == (TM_R_NFSD | TM_R_FMODE32), "nfsd with FMODE_32BITHASH (0x%x)", m->dirs[2].reasons);
+	/* "." has major 0: its cookie is 0 for every reader, not pre-3.4 evidence */
+	struct ck_rec dot = base(0, 23);
+	fill(m, dot, ".", 0, 0, 63);
+	CHECK(m->dirs[3].reasons == TM_R_NATIVE, "'.' (cookie 0) read by a 64-bit task: not pre-3.4 (0x%x)",
+	      m->dirs[3].reasons);
 	char text[200];
 	tm_reasons_text(m->dirs[2].reasons, text, sizeof(text));
 	CHECK(!strcmp(text, "nfsd, FMODE_32BITHASH"), "reason text '%s'", text);

@@ -32,7 +32,6 @@ const volatile __u64 wakeup_bytes = 0;
 
 /* Read by the loader through the mmapped .bss: never silent drops. */
 __u64 dropped = 0;
-__u64 emitted = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -63,6 +62,18 @@ struct {
 	__type(value, struct llseek_args);
 } llseek_start SEC(".maps");
 
+/*
+ * Kernel memory is read two ways.  fentry/fexit arguments are BTF-typed
+ * pointers: a plain load is checked by the verifier and costs one
+ * instruction.  Under kprobes they are plain numbers, so every field is a
+ * bpf_probe_read_kernel() call (BPF_CORE_READ).  The emit_* functions take
+ * `btf` as a compile-time constant and are inlined per program, so each
+ * program keeps only its own kind of read; both are CO-RE relocated.
+ */
+#define RD(btf, p, f)		((btf) ? (p)->f : BPF_CORE_READ(p, f))
+#define RD2(btf, p, f, g)	((btf) ? (p)->f->g : BPF_CORE_READ(p, f, g))
+#define RD3(btf, p, f, g, h)	((btf) ? (p)->f->g->h : BPF_CORE_READ(p, f, g, h))
+
 static __always_inline bool comm_matches(const char *comm)
 {
 	for (int i = 0; i < TASK_COMM_LEN; i++) {
@@ -74,49 +85,75 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
-static __always_inline bool is_nfsd(struct task_struct *task, const char *comm)
-{
-	return (BPF_CORE_READ(task, flags) & PF_KTHREAD) &&
-	       comm[0] == 'n' && comm[1] == 'f' && comm[2] == 's' && comm[3] == 'd';
-}
-
-/*
- * Who and which directory; false if a filter drops the event.  Fills the
- * identity and width fields of a stack template the caller then copies.
- */
-static __always_inline bool fill_identity(struct event *e, struct file *file)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u64 id = bpf_get_current_pid_tgid();
-	struct inode *dir = BPF_CORE_READ(file, f_inode);
+/* The identity of an event: who, which directory, which width. */
+struct ident {
+	__u64 ts_ns;
+	__u64 dir_ino;
+	__u32 pid;
+	__u32 tgid;
+	__u32 flags;
 	__u32 f_mode;
+	__u32 dev;
+	char comm[TASK_COMM_LEN];
+};
 
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
-	if (targ_tgid && e->tgid != targ_tgid)
+/* Fill id from the current task and the directory's file; false if a filter drops it. */
+static __always_inline bool fill_identity(struct ident *id, struct file *file, bool btf)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 task_flags, status, f_mode;
+
+	id->pid = (__u32)pid_tgid;
+	id->tgid = pid_tgid >> 32;
+	if (targ_tgid && id->tgid != targ_tgid)
 		return false;
-	e->dev = BPF_CORE_READ(dir, i_sb, s_dev);
-	e->dir_ino = BPF_CORE_READ(dir, i_ino);
-	if (targ_ino && (e->dir_ino != targ_ino || (targ_dev && e->dev != targ_dev)))
+	id->dev = RD3(btf, file, f_inode, i_sb, s_dev);
+	id->dir_ino = RD2(btf, file, f_inode, i_ino);
+	if (targ_ino && (id->dir_ino != targ_ino || (targ_dev && id->dev != targ_dev)))
 		return false;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	if (filter_comm && !comm_matches(e->comm))
+	bpf_get_current_comm(id->comm, sizeof(id->comm));
+	if (filter_comm && !comm_matches(id->comm))
 		return false;
-	e->flags = 0;
-	if (is_nfsd(task, e->comm))
-		e->flags |= EVF_NFSD;
+	if (btf) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		task_flags = task->flags;
+		status = task->thread_info.status;
+	} else {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		task_flags = BPF_CORE_READ(task, flags);
+		status = BPF_CORE_READ(task, thread_info.status);
+	}
+	id->flags = 0;
+	/* nfsd threads: kernel threads named nfsd. */
+	if ((task_flags & PF_KTHREAD) && id->comm[0] == 'n' && id->comm[1] == 'f' &&
+	    id->comm[2] == 's' && id->comm[3] == 'd')
+		id->flags |= EVF_NFSD;
 	else if (nfsd_only)
 		return false;
-	if (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT)
-		e->flags |= EVF_COMPAT;
-	f_mode = BPF_CORE_READ(file, f_mode);
-	e->f_mode = f_mode;
+	if (status & TS_COMPAT)
+		id->flags |= EVF_COMPAT;
+	f_mode = RD(btf, file, f_mode);
+	id->f_mode = f_mode;
 	if (f_mode & FMODE_32BITHASH)
-		e->flags |= EVF_FMODE32;
+		id->flags |= EVF_FMODE32;
 	if (f_mode & FMODE_64BITHASH)
-		e->flags |= EVF_FMODE64;
-	e->ts_ns = bpf_ktime_get_ns();
+		id->flags |= EVF_FMODE64;
+	id->ts_ns = bpf_ktime_get_ns();
 	return true;
+}
+
+static __always_inline void put_identity(struct event *e, const struct ident *id)
+{
+	e->ts_ns = id->ts_ns;
+	e->dir_ino = id->dir_ino;
+	e->pid = id->pid;
+	e->tgid = id->tgid;
+	e->flags = id->flags;
+	e->f_mode = id->f_mode;
+	e->dev = id->dev;
+	__builtin_memcpy(e->comm, id->comm, TASK_COMM_LEN);
 }
 
 static __always_inline long submit_flags(void)
@@ -127,79 +164,112 @@ static __always_inline long submit_flags(void)
 	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
+/*
+ * Reserve a record with room for a name of len bytes and copy the name in.
+ * The reserve size must be a constant, hence one call per size class; the
+ * mask in each branch is what lets the verifier bound the copy.
+ */
+#define NAME_CLASS(n)								\
+	if (len < (n)) {							\
+		e = bpf_ringbuf_reserve(&events, sizeof(*e) + (n), 0);		\
+		if (e) {							\
+			__u32 l = len;						\
+			barrier_var(l);	/* else clang drops the mask as a no-op */ \
+			bpf_probe_read_kernel(e->name, l & ((n) - 1), name);	\
+		}								\
+		return e;							\
+	}
+static __always_inline struct event *reserve_named(__u32 len, const char *name)
+{
+	struct event *e;
+
+	NAME_CLASS(32)
+	NAME_CLASS(64)
+	NAME_CLASS(128)
+	NAME_CLASS(NAME_LEN)
+	return NULL;
+}
+
 /* One record per name that call_filldir handed to dir_emit() and that was taken. */
 static __always_inline int emit_filldir(struct file *file, struct dir_context *ctx,
-					struct fname *fname, int ret)
+					struct fname *fname, int ret, bool btf)
 {
-	struct event id = {};
 	struct fname *stop = NULL, *f;
-	__u32 len = 0, n;
+	struct ident id;
+	__u32 n;
 	__u64 pos;
 
-	if (!fname || !fill_identity(&id, file))
+	if (!fname || !fill_identity(&id, file, btf))
 		return 0;
 	/* On 1, dir_emit refused info->extra_fname: it and later names come next call. */
 	if (ret) {
 		struct dir_private_info *info = BPF_CORE_READ(file, private_data);
 		stop = BPF_CORE_READ(info, extra_fname);
 	}
-	pos = BPF_CORE_READ(ctx, pos);
+	pos = RD(btf, ctx, pos);
 	/* Chain length first, so every record says "k of n". */
 	f = fname;
 	for (n = 0; n < MAX_CHAIN && f; n++)
-		f = BPF_CORE_READ(f, next);
+		f = RD(btf, f, next);
 	if (f)
 		id.flags |= EVF_TRUNC;
 	f = fname;
 	for (__u32 i = 0; i < MAX_CHAIN; i++) {
 		struct event *e;
+		__u32 len;
 
 		if (!f || f == stop)
 			break;
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		len = RD(btf, f, name_len);
+		e = reserve_named(len, f->name);
 		if (!e) {
 			__sync_fetch_and_add(&dropped, 1);
 		} else {
-			__builtin_memcpy(e, &id, offsetof(struct event, name));
+			put_identity(e, &id);
 			e->kind = EV_FILLDIR;
 			e->cookie = pos;
-			e->major = BPF_CORE_READ(f, hash);
-			e->minor = BPF_CORE_READ(f, minor_hash);
-			e->ino = BPF_CORE_READ(f, inode);
+			e->major = RD(btf, f, hash);
+			e->minor = RD(btf, f, minor_hash);
+			e->ino = RD(btf, f, inode);
 			e->chain_index = i;
 			e->chain_len = n;
-			len = BPF_CORE_READ(f, name_len);
 			e->name_len = len;
-			bpf_probe_read_kernel(e->name, len & (NAME_LEN - 1), f->name);
+			e->offset = 0;
+			e->result = 0;
+			e->whence = 0;
 			bpf_ringbuf_submit(e, submit_flags());
-			__sync_fetch_and_add(&emitted, 1);
 		}
-		f = BPF_CORE_READ(f, next);
+		f = RD(btf, f, next);
 	}
 	return 0;
 }
 
 static __always_inline int emit_llseek(int kind, struct file *file, loff_t offset,
-				       int whence, loff_t result)
+				       int whence, loff_t result, bool btf)
 {
 	struct event *e;
-	struct event id = {};
+	struct ident id;
 
-	if (!fill_identity(&id, file))
+	if (!fill_identity(&id, file, btf))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&dropped, 1);
 		return 0;
 	}
-	__builtin_memcpy(e, &id, offsetof(struct event, name));
+	put_identity(e, &id);
 	e->kind = kind;
-	e->cookie = BPF_CORE_READ(file, f_pos);
+	e->cookie = RD(btf, file, f_pos);
 	e->offset = offset;
 	e->whence = whence;
 	e->result = result;
+	e->ino = 0;
+	e->major = 0;
+	e->minor = 0;
+	e->chain_index = 0;
+	e->chain_len = 0;
+	e->name_len = 0;
 	bpf_ringbuf_submit(e, submit_flags());
-	__sync_fetch_and_add(&emitted, 1);
 	return 0;
 }
 
@@ -209,19 +279,19 @@ SEC("fexit/call_filldir")
 int BPF_PROG(filldir_fexit, struct file *file, struct dir_context *dctx,
 	     struct fname *fname, int ret)
 {
-	return emit_filldir(file, dctx, fname, ret);
+	return emit_filldir(file, dctx, fname, ret, true);
 }
 
 SEC("fentry/ext4_dir_llseek")
 int BPF_PROG(llseek_fentry, struct file *file, loff_t offset, int whence)
 {
-	return emit_llseek(EV_LLSEEK_ENTRY, file, offset, whence, 0);
+	return emit_llseek(EV_LLSEEK_ENTRY, file, offset, whence, 0, true);
 }
 
 SEC("fexit/ext4_dir_llseek")
 int BPF_PROG(llseek_fexit, struct file *file, loff_t offset, int whence, loff_t ret)
 {
-	return emit_llseek(EV_LLSEEK_EXIT, file, offset, whence, ret);
+	return emit_llseek(EV_LLSEEK_EXIT, file, offset, whence, ret, true);
 }
 
 /* ---- kprobe/kretprobe fallback */
@@ -244,7 +314,7 @@ int BPF_KRETPROBE(filldir_kretprobe, int ret)
 
 	if (!a)
 		return 0;
-	emit_filldir(a->file, a->ctx, a->fname, ret);
+	emit_filldir(a->file, a->ctx, a->fname, ret, false);
 	bpf_map_delete_elem(&filldir_start, &tid);
 	return 0;
 }
@@ -256,7 +326,7 @@ int BPF_KPROBE(llseek_kprobe, struct file *file, loff_t offset, int whence)
 	struct llseek_args a = { .file = file, .offset = offset, .whence = whence };
 
 	bpf_map_update_elem(&llseek_start, &tid, &a, BPF_ANY);
-	return emit_llseek(EV_LLSEEK_ENTRY, file, offset, whence, 0);
+	return emit_llseek(EV_LLSEEK_ENTRY, file, offset, whence, 0, false);
 }
 
 SEC("kretprobe/ext4_dir_llseek")
@@ -267,7 +337,7 @@ int BPF_KRETPROBE(llseek_kretprobe, loff_t ret)
 
 	if (!a)
 		return 0;
-	emit_llseek(EV_LLSEEK_EXIT, a->file, a->offset, a->whence, ret);
+	emit_llseek(EV_LLSEEK_EXIT, a->file, a->offset, a->whence, ret, false);
 	bpf_map_delete_elem(&llseek_start, &tid);
 	return 0;
 }

@@ -24,27 +24,33 @@ enum event_kind {
 #define EVF_FMODE64	0x08
 #define EVF_TRUNC	0x10
 
+/*
+ * One ring-buffer record.  The name is last and the record is reserved in
+ * size classes (32, 64, 128, NAME_LEN bytes of name), not at NAME_LEN: a typical 13-byte name
+ * costs a 32-byte tail instead of 256 in the ring and in the reader's copy.
+ * The reader takes name_len bytes of name[].
+ */
 struct event {
 	__u64 ts_ns;
+	__u64 dir_ino;
+	__u64 ino;
+	__u64 cookie;		/* filldir: ctx->pos; llseek: f_pos */
+	__s64 offset;
+	__s64 result;
 	__u32 pid;
 	__u32 tgid;
 	__u32 kind;
 	__u32 flags;
 	__u32 f_mode;
 	__u32 dev;		/* sb->s_dev, kernel encoding */
-	__u64 dir_ino;
-	__u64 ino;
 	__u32 major;
 	__u32 minor;
-	__u64 cookie;		/* filldir: ctx->pos; llseek: f_pos */
 	__u32 chain_index;
 	__u32 chain_len;
-	__s64 offset;
-	__s64 result;
 	__u32 whence;
 	__u32 name_len;
 	char comm[TASK_COMM_LEN];
-	unsigned char name[NAME_LEN];
+	unsigned char name[];
 };
 
 #endif

@@ -530,6 +530,36 @@ static void hello_text(char *buf, size_t len, const struct hook_state st[NHOOKS]
 		snprintf(buf + n, len - n, " nfsd-only=1");
 }
 
+/*
+ * With kernel.bpf_stats_enabled=1 (a profiling switch: it adds two clock
+ * reads to every program run), say what each program cost in the kernel.
+ */
+static void report_bpf_stats(struct cookie_trace_bpf *obj)
+{
+	struct bpf_program *prog;
+	char on = 0;
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+
+	if (!f)
+		return;
+	if (fread(&on, 1, 1, f) != 1)
+		on = 0;
+	fclose(f);
+	if (on != '1')
+		return;
+	bpf_object__for_each_program(prog, obj->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+			continue;
+		fprintf(stderr, "cookie-trace: bpf %s runs %llu avg %llu ns\n",
+			bpf_program__name(prog), (unsigned long long)info.run_cnt,
+			(unsigned long long)(info.run_time_ns / info.run_cnt));
+	}
+}
+
 /* ---- --doctor */
 
 static int doctor(void)
@@ -708,6 +738,7 @@ int main(int argc, char **argv)
 	fflush(out);
 	fprintf(stderr, "cookie-trace: %llu events written, %llu lost\n",
 		(unsigned long long)events_out, (unsigned long long)drops_reported);
+	report_bpf_stats(obj);
 	err = write_failed ? -EIO : 0;
 
 cleanup:

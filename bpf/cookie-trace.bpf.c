@@ -100,31 +100,39 @@ struct ident {
 /* Fill id from the current task and the directory's file; false if a filter drops it. */
 static __always_inline bool fill_identity(struct ident *id, struct file *file, bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 task_flags, status, f_mode;
 
-	id->pid = (__u32)pid_tgid;
-	id->tgid = pid_tgid >> 32;
-	if (targ_tgid && id->tgid != targ_tgid)
-		return false;
-	id->dev = RD3(btf, file, f_inode, i_sb, s_dev);
-	id->dir_ino = RD2(btf, file, f_inode, i_ino);
-	if (targ_ino && (id->dir_ino != targ_ino || (targ_dev && id->dev != targ_dev)))
-		return false;
-	bpf_get_current_comm(id->comm, sizeof(id->comm));
-	if (filter_comm && !comm_matches(id->comm))
-		return false;
 	if (btf) {
+		/* Task fields as loads: no helper call for pid, tgid or comm. */
 		struct task_struct *task = bpf_get_current_task_btf();
 
+		id->pid = task->pid;
+		id->tgid = task->tgid;
+		if (targ_tgid && id->tgid != targ_tgid)
+			return false;
+		/* comm is char[16]: two 8-byte loads inside the array. */
+		((__u64 *)id->comm)[0] = *(__u64 *)&task->comm[0];
+		((__u64 *)id->comm)[1] = *(__u64 *)&task->comm[8];
 		task_flags = task->flags;
 		status = task->thread_info.status;
 	} else {
 		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+		__u64 pid_tgid = bpf_get_current_pid_tgid();
 
+		id->pid = (__u32)pid_tgid;
+		id->tgid = pid_tgid >> 32;
+		if (targ_tgid && id->tgid != targ_tgid)
+			return false;
+		bpf_get_current_comm(id->comm, sizeof(id->comm));
 		task_flags = BPF_CORE_READ(task, flags);
 		status = BPF_CORE_READ(task, thread_info.status);
 	}
+	id->dev = RD3(btf, file, f_inode, i_sb, s_dev);
+	id->dir_ino = RD2(btf, file, f_inode, i_ino);
+	if (targ_ino && (id->dir_ino != targ_ino || (targ_dev && id->dev != targ_dev)))
+		return false;
+	if (filter_comm && !comm_matches(id->comm))
+		return false;
 	id->flags = 0;
 	/* nfsd threads: kernel threads named nfsd. */
 	if ((task_flags & PF_KTHREAD) && id->comm[0] == 'n' && id->comm[1] == 'f' &&

@@ -52,6 +52,7 @@ static struct env {
 	bool doctor;
 	long duration;		/* seconds, 0 = until a signal */
 	bool verbose;
+	bool coarse_clock;
 } env = {
 	.format = FMT_TEXT,
 	.ringbuf_size = 16 << 20,
@@ -80,7 +81,7 @@ const char argp_program_doc[] =
 
 enum {
 	OPT_INO = 1000, OPT_NFSD, OPT_PORT, OPT_RINGBUF, OPT_WAKEUP, OPT_ATTACH,
-	OPT_DOCTOR, OPT_POLL,
+	OPT_DOCTOR, OPT_POLL, OPT_CLOCK,
 };
 
 static const struct argp_option opts[] = {
@@ -99,6 +100,8 @@ static const struct argp_option opts[] = {
 	{ "poll-ms", OPT_POLL, "MS", 0, "Reader poll period (default 100)", 0 },
 	{ "attach", OPT_ATTACH, "MODE", 0, "auto (default: fentry, else kprobe), fentry or kprobe", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
+	{ "clock", OPT_CLOCK, "CLOCK", 0, "Event times: precise (default: read per event) or coarse "
+	  "(read once per tick per CPU; cheaper where the clocksource is slow, e.g. hpet)", 0 },
 	{ "doctor", OPT_DOCTOR, NULL, 0, "Check BTF, symbols and attach modes; attach, report, exit", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -225,6 +228,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DOCTOR:
 		env.doctor = true;
+		break;
+	case OPT_CLOCK:
+		if (!strcmp(arg, "precise"))
+			env.coarse_clock = false;
+		else if (!strcmp(arg, "coarse"))
+			env.coarse_clock = true;
+		else {
+			fprintf(stderr, "--clock %s: use precise or coarse\n", arg);
+			argp_usage(state);
+		}
 		break;
 	case ARGP_KEY_ARG:
 		fprintf(stderr, "unexpected argument '%s'\n", arg);
@@ -359,6 +372,7 @@ static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[
 		obj->rodata->filter_comm = true;
 	}
 	obj->rodata->nfsd_only = env.nfsd_only;
+	obj->rodata->coarse_clock = env.coarse_clock;
 	obj->rodata->wakeup_bytes = env.wakeup_bytes == (__u64)-1 ?
 				    env.ringbuf_size / 4 : env.wakeup_bytes;
 	err = bpf_map__set_max_entries(obj->maps.events, env.ringbuf_size);
@@ -527,7 +541,9 @@ static void hello_text(char *buf, size_t len, const struct hook_state st[NHOOKS]
 	if (env.comm)
 		n += snprintf(buf + n, len - n, " comm=%s", env.comm);
 	if (env.nfsd_only)
-		snprintf(buf + n, len - n, " nfsd-only=1");
+		n += snprintf(buf + n, len - n, " nfsd-only=1");
+	if (env.coarse_clock)
+		snprintf(buf + n, len - n, " clock=coarse");
 }
 
 /*

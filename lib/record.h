@@ -32,7 +32,10 @@
  *
  * BODY of EVENT kinds (FILLDIR, LLSEEK_ENTRY, LLSEEK_EXIT), 108 bytes + name
  *   off size field
- *     0    8  ts_ns       bpf_ktime_get_ns() (CLOCK_MONOTONIC) of the event
+ *     0    8  ts_ns       bpf_ktime_get_ns() (CLOCK_MONOTONIC) of the event; a
+ *                         writer with a coarse clock (its HELLO text says
+ *                         clock=coarse) gives the time of the first event of
+ *                         the same tick on the same CPU (resolution 1/HZ)
  *     8    4  pid         thread id (kernel pid)
  *    12    4  tgid        process id (kernel tgid)
  *    16   16  comm        task comm, NUL-padded (not necessarily terminated)

@@ -9,8 +9,13 @@ $(BUILD)/labs/.stamp: $(LABS_SRC)
 labs: $(BUILD)/labs/.stamp
 TEST_DEPS += labs
 
+# Say so before building anything when LAB is missing.
+ifneq ($(filter lab-check,$(MAKECMDGOALS)),)
+ifeq ($(LAB),)
+$(error usage: make lab-check LAB=NN [KERNEL=before|after]  (labs: $(TOP)/labs/lab-check --list))
+endif
+endif
 lab-check: deps kernel tools bpf tui rootfs disks guest labs
-	@test -n "$(LAB)" || { echo "usage: make lab-check LAB=NN [KERNEL=before|after]  (labs/lab-check --list)"; exit 2; }
 	@$(TOP)/labs/lab-check $(if $(KERNEL),--kernel $(KERNEL)) $(LAB)
 # The guest banner points at /kit/labs.
 vm-run: labs

@@ -10,6 +10,19 @@ vm() {
 	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" -- "$@"
 }
 
+# lab_check ARGS...: labs/lab-check's report on stdout.  Its stderr (the
+# "(booting ...)" lines, and vm/run's notes when a boot times out, panics or
+# reports no status) goes to the test log with a "[vm/run]" prefix for the
+# vm/run lines only, so an empty guest output can be told from a slow one.
+lab_check() {
+	local err st
+	err=$(mktemp)
+	"$top/labs/lab-check" "$@" 2>"$err"; st=$?
+	grep '^vm/run:' "$err" | sed 's/^/    [vm\/run] /' >&2
+	rm -f "$err"
+	return $st
+}
+
 rc=0
 fail() { echo "FAIL: $*"; rc=1; }
 pass() { echo "ok: $*"; }

@@ -3,6 +3,7 @@
 #   build/bpf/*.bpf.o, *.skel.h  clang -target bpf, bpftool gen skeleton
 #   build/bin/cookie-trace       the loader, static (the guest has no libbpf/libelf/zlib)
 #   build/bin/cookie-groups      lab helper: collision groups from a record stream
+#   build/bin/ring-floor         bench helper: a ring record's pieces, timed in the guest
 # Building only reads files (BTF, objects); nothing is loaded into the host kernel.
 
 BPF_OUT      := $(BUILD)/bpf
@@ -15,7 +16,7 @@ BPF_HOSTFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -I$(BPF_OUT) -I$(TOP)/bpf -I$(T
 BPF_LIBS     := -static -lbpf -lelf -lz
 
 .PHONY: bpf
-bpf: $(BUILD)/bin/cookie-trace $(BUILD)/bin/cookie-groups
+bpf: $(BUILD)/bin/cookie-trace $(BUILD)/bin/cookie-groups $(BUILD)/bin/ring-floor
 TEST_DEPS += bpf
 
 # Only when it is missing (make vm-run KERNEL=before on a fresh machine).
@@ -47,3 +48,14 @@ $(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h
 $(BUILD)/bin/cookie-groups: $(BPF_OUT)/cookie-groups.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) -static -o $@ $^
+
+# ring-floor times pieces of cookie-trace's record: it takes struct event from cookie-trace.h.
+$(BPF_OUT)/ring-floor.bpf.o: $(TOP)/bpf/cookie-trace.h
+
+$(BPF_OUT)/ring-floor.o: $(TOP)/bpf/ring-floor.c $(TOP)/bpf/ring-floor.h $(TOP)/bpf/cookie-trace.h \
+		$(BPF_OUT)/ring-floor.skel.h $(TOP)/lib/ckutil.h
+	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+
+$(BUILD)/bin/ring-floor: $(BPF_OUT)/ring-floor.o $(CK_OBJ_native)/libck.a
+	@mkdir -p $(@D)
+	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)

@@ -85,52 +85,56 @@ int reserve_discard(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-SEC("xdp")
-int record(struct xdp_md *ctx)
+/* Reserve, fill and submit one record; wakeup as cookie-trace decides it, or none. */
+static __always_inline int put_record(bool query)
 {
 	struct floor_record *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 
 	if (r) {
 		fill(r);
-		bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
-	}
-	return XDP_PASS;
-}
-
-SEC("xdp")
-int record_query(struct xdp_md *ctx)
-{
-	struct floor_record *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
-
-	if (r) {
-		fill(r);
-		bpf_ringbuf_submit(r, bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		bpf_ringbuf_submit(r, query && bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
 				      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 	}
 	return XDP_PASS;
 }
 
 SEC("xdp")
-int stage(struct xdp_md *ctx)
+int record(struct xdp_md *ctx)
+{
+	return put_record(false);
+}
+
+SEC("xdp")
+int record_query(struct xdp_md *ctx)
+{
+	return put_record(true);
+}
+
+/* The record filled in this CPU's slot of a map, as a batching tracer would stage it. */
+static __always_inline struct floor_record *staged_record(void)
 {
 	__u32 zero = 0;
 	struct floor_record *r = bpf_map_lookup_elem(&staged, &zero);
 
 	if (r)
 		fill(r);
+	return r;
+}
+
+SEC("xdp")
+int stage(struct xdp_md *ctx)
+{
+	staged_record();
 	return XDP_PASS;
 }
 
 SEC("xdp")
 int copy_record(struct xdp_md *ctx)
 {
-	__u32 zero = 0;
-	struct floor_record *r = bpf_map_lookup_elem(&staged, &zero);
+	struct floor_record *r = staged_record();
 
-	if (r) {
-		fill(r);
+	if (r)
 		bpf_ringbuf_output(&rb, r, sizeof(*r), BPF_RB_NO_WAKEUP);
-	}
 	return XDP_PASS;
 }
 

@@ -9,6 +9,9 @@
 #include <bpf/bpf_helpers.h>
 #include "ring-floor.h"
 
+/* Reservations and outputs the ring refused: a reading with any is void. */
+__u64 failed;
+
 /* Fills read this, so clang cannot fold the stores away. */
 const volatile __u64 val = 7;
 /* cookie-trace's default: wake the reader once a quarter of its 16 MiB ring waits. */
@@ -82,6 +85,8 @@ int reserve_discard(struct xdp_md *ctx)
 
 	if (p)
 		bpf_ringbuf_discard(p, BPF_RB_NO_WAKEUP);
+	else
+		__sync_fetch_and_add(&failed, 1);
 	return XDP_PASS;
 }
 
@@ -94,6 +99,8 @@ static __always_inline int put_record(bool query)
 		fill(r);
 		bpf_ringbuf_submit(r, query && bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
 				      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	} else {
+		__sync_fetch_and_add(&failed, 1);
 	}
 	return XDP_PASS;
 }
@@ -133,8 +140,8 @@ int copy_record(struct xdp_md *ctx)
 {
 	struct floor_record *r = staged_record();
 
-	if (r)
-		bpf_ringbuf_output(&rb, r, sizeof(*r), BPF_RB_NO_WAKEUP);
+	if (r && bpf_ringbuf_output(&rb, r, sizeof(*r), BPF_RB_NO_WAKEUP))
+		__sync_fetch_and_add(&failed, 1);
 	return XDP_PASS;
 }
 
@@ -144,8 +151,8 @@ int copy_4k(struct xdp_md *ctx)
 	__u32 zero = 0;
 	struct big *b = bpf_map_lookup_elem(&big, &zero);
 
-	if (b)
-		bpf_ringbuf_output(&rb, b, sizeof(*b), BPF_RB_NO_WAKEUP);
+	if (b && bpf_ringbuf_output(&rb, b, sizeof(*b), BPF_RB_NO_WAKEUP))
+		__sync_fetch_and_add(&failed, 1);
 	return XDP_PASS;
 }
 

@@ -68,7 +68,7 @@ const char argp_program_doc[] =
 "    ring-floor --rounds 21      # tighter medians";
 
 static const struct argp_option opts[] = {
-	{ "repeat", 'n', "N", 0, "Runs per reading (default 20000; 1000..1000000)", 0 },
+	{ "repeat", 'n', "N", 0, "Runs per reading (default 20000; 1000..1000000; a reading the 64 MiB ring cannot hold fails, saying so)", 0 },
 	{ "rounds", 'r', "R", 0, "Readings per piece, rotated (default 9; 1..1000)", 0 },
 	{ "force", 'f', NULL, 0, "Run outside the kit's guest (loads BPF into this kernel)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
@@ -193,6 +193,14 @@ int main(int argc, char **argv)
 				goto cleanup;
 			}
 			ns[i * env.rounds + r] = t.duration;
+			/* A full ring makes reserve and output fail fast: that reading would lie. */
+			if (obj->bss->failed) {
+				err = -ENOSPC;
+				fprintf(stderr, "ring-floor: %s: the ring refused %llu of %u records "
+					"(it holds 64 MiB per reading): lower --repeat\n", pieces[i].prog,
+					(unsigned long long)obj->bss->failed, t.repeat);
+				goto cleanup;
+			}
 			err = ring_buffer__consume(rb);
 			if (err < 0) {
 				fprintf(stderr, "ring-floor: draining the ring failed: %s\n", strerror(-err));

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/random.h>
+#include <sys/types.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,3 +120,13 @@ void ck_print_name(FILE *f, const char *name, size_t len)
 		}
 	}
 }
+
+/*
+ * The data model this object was compiled for, readable without running it:
+ * the sizes of these two symbols in the ELF symbol table are sizeof(long)
+ * and sizeof(off_t).  An i386 probe must be a genuine 32-bit-off_t caller,
+ * and the host may not be able to execute it, so tests/unit/test-bin32 reads
+ * them with readelf -s.  Every tool links this file (ck_parse_u64).
+ */
+__attribute__((used)) const char ck_abi_long[sizeof(long)] = { 0 };
+__attribute__((used)) const char ck_abi_off_t[sizeof(off_t)] = { 0 };

@@ -10,6 +10,13 @@ vm() {
 	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" -- "$@"
 }
 
+# vm_share_run VARIANT DIR CMD...: the same, with the host directory DIR
+# shared read-write at /mnt/host (scripts in, results out).
+vm_share_run() {
+	local variant=$1 dir=$2; shift 2
+	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+}
+
 # lab_check ARGS...: labs/lab-check's report on stdout.  Its stderr (the
 # "(booting ...)" lines, and vm/run's notes when a boot times out, panics or
 # reports no status) goes to the test log with a "[vm/run]" prefix for the

@@ -37,7 +37,7 @@ trace_stop() {
 # vm_share VARIANT SCRIPT: run SCRIPT (sh) in the guest; $share is /mnt/host.
 vm_share() {
 	printf '%s\n%s\n' "$guest_prelude" "$2" > "$share/cmd.sh"
-	"$top/vm/run" --kernel "$1" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$share" -- sh /mnt/host/cmd.sh
+	vm_share_run "$1" "$share" sh /mnt/host/cmd.sh
 }
 
 # Records of a stream as JSON Lines, through the shared parser.

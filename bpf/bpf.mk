@@ -19,8 +19,11 @@ BPF_LIBS     := -static -lbpf -lelf -lz
 bpf: $(BUILD)/bin/cookie-trace $(BUILD)/bin/cookie-groups $(BUILD)/bin/ring-floor
 TEST_DEPS += bpf
 
-# Only when it is missing (make vm-run KERNEL=before on a fresh machine).
+# Only when it is missing (make bpf, or make vm-run KERNEL=before, on a fresh
+# clone): the BTF for vmlinux.h comes from the kit's own 'after' kernel.
 $(BPF_VMLINUX):
+	@echo "bpf: vmlinux.h needs the 'after' kernel's BTF, and build/kernel/after is missing:"
+	@echo "bpf: building the 'after' kernel first (from the cache if it has it; cold: 8-15 min on 2 cores)"
 	@$(TOP)/kernel/build after
 
 $(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)

@@ -1,14 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* program_invocation_short_name */
 #include "ckutil.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 #include <sys/types.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+static void *alloc_checked(void *p)
+{
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * malloc(0) and calloc(0, ...) may return NULL, and realloc(p, 0) frees p and
+ * returns NULL: ask for one byte instead, so NULL always means out of memory.
+ */
+void *ck_xmalloc(size_t size)
+{
+	return alloc_checked(malloc(size ? size : 1));
+}
+
+void *ck_xcalloc(size_t nmemb, size_t size)
+{
+	return alloc_checked(nmemb && size ? calloc(nmemb, size) : calloc(1, 1));
+}
+
+void *ck_xrealloc(void *p, size_t size)
+{
+	return alloc_checked(realloc(p, size ? size : 1));
+}
+
+char *ck_xstrdup(const char *s)
+{
+	return alloc_checked(strdup(s));
+}
 
 int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {

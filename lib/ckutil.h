@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the cookiekit tools: numbers, randomness, names. */
+/* Small helpers shared by the cookiekit tools: memory, numbers, randomness, names. */
 #ifndef CK_CKUTIL_H
 #define CK_CKUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/*
+ * Allocations that do not return on failure: out of memory prints
+ * "NAME: out of memory" (NAME = the program's name) and exits 1, the tools'
+ * runtime-error status.  A size of 0 still yields a block to free.
+ */
+void *ck_xmalloc(size_t size);
+void *ck_xcalloc(size_t nmemb, size_t size);
+void *ck_xrealloc(void *p, size_t size);
+char *ck_xstrdup(const char *s);
 
 /*
  * Parse a whole decimal (or 0x-hex) unsigned number in [min, max].

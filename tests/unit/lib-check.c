@@ -5,13 +5,17 @@
  *     d_off decoding and the never-EOF adjustment of the major hash;
  *   - known answers for every hash algorithm (values printed by e2fsprogs'
  *     debugfs dx_hash, not by this library);
- *   - UUID seed parsing, and the superblock parser's refusals.
+ *   - UUID seed parsing, and the superblock parser's refusals;
+ *   - the checked allocations: out of memory ends the program with
+ *     "NAME: out of memory" and exit 1, a size of 0 is not a failure.
  * Run by tests/unit/test-lib (and under sanitizers by test-asan).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ckutil.h"
 #include "cookie.h"
@@ -199,11 +203,93 @@ static void check_superblock(void)
 	printf("superblock: truncated, foreign, flags, seed: %s\n", failures == before ? "ok" : "FAILED");
 }
 
+static void oom_malloc(void)
+{
+	ck_xmalloc(SIZE_MAX);
+}
+
+static void oom_calloc(void)
+{
+	ck_xcalloc(SIZE_MAX / 2, 4);    /* the product overflows */
+}
+
+static void oom_realloc(void)
+{
+	ck_xrealloc(NULL, SIZE_MAX);    /* a block here would be a leak to LSan */
+}
+
+/* Run fn in a child; its exit status (-1 if it did not exit), stderr in msg. */
+static int child_exit(void (*fn)(void), char *msg, size_t size)
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	msg[0] = 0;
+	fflush(stdout);
+	if (pipe(fds) || (pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		fn();
+		_exit(0);   /* fn returned: the allocation did not fail */
+	}
+	close(fds[1]);
+	/* To the end: a child writing into a closed pipe would die of SIGPIPE. */
+	while ((n = read(fds[0], msg + len, size - 1 - len)) > 0)
+		len += n;
+	msg[len] = 0;
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void check_alloc(void)
+{
+	static const struct { const char *what; void (*fn)(void); } oom[] = {
+		{ "ck_xmalloc(SIZE_MAX)", oom_malloc },
+		{ "ck_xcalloc overflowing", oom_calloc },
+		{ "ck_xrealloc(NULL, SIZE_MAX)", oom_realloc },
+	};
+	static const char want[] = "lib-check: out of memory\n";
+	unsigned long before = failures;
+	char msg[1024];
+	char *s;
+
+	for (size_t i = 0; i < sizeof(oom) / sizeof(oom[0]); i++) {
+		int rc = child_exit(oom[i].fn, msg, sizeof(msg));
+		size_t len = strlen(msg), wlen = strlen(want);
+		/* The last line: ASan warns of the failed allocation first. */
+		int last = len >= wlen && !strcmp(msg + len - wlen, want) &&
+			   (len == wlen || msg[len - wlen - 1] == '\n');
+
+		CHECK(rc == 1 && last, "%s: exit %d, stderr '%s'", oom[i].what, rc, msg);
+	}
+	/* Size 0 is no failure: realloc(p, 0) would free p and return NULL. */
+	s = ck_xmalloc(0);
+	CHECK(s != NULL, "ck_xmalloc(0) gives a block");
+	s = ck_xrealloc(s, 0);
+	CHECK(s != NULL, "ck_xrealloc(p, 0) gives a block");
+	free(s);
+	s = ck_xcalloc(0, 8);
+	CHECK(s != NULL, "ck_xcalloc(0, n) gives a block");
+	free(s);
+	s = ck_xstrdup("name\twith tab");
+	CHECK(!strcmp(s, "name\twith tab"), "ck_xstrdup copies");
+	free(s);
+	printf("alloc: out of memory exits 1 with the program's name, size 0: %s\n",
+	       failures == before ? "ok" : "FAILED");
+}
+
 int main(void)
 {
 	check_codec();
 	check_hash();
 	check_superblock();
+	check_alloc();
 	printf("%lu checks, %lu failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -85,7 +85,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.bits = (int)v;
 		break;
 	case 'm': {
-		char *copy = strdup(arg), *save = NULL;
+		char *copy = ck_xstrdup(arg), *save = NULL;
 
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			if (env.nmeasure == MAX_MEASURE || ck_parse_u64(tok, 2, 10000000, &v))
@@ -265,14 +265,10 @@ static double z_of(double conf)
 static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
-	uint64_t *keys = malloc(n * sizeof(*keys));
+	uint64_t *keys = ck_xmalloc(n * sizeof(*keys));
 	double z = z_of(env.confidence);
 	char name[32];
 
-	if (!keys) {
-		fprintf(stderr, "birthday: out of memory for %" PRIu64 " names\n", n);
-		exit(1);
-	}
 	memset(m, 0, sizeof(*m));
 	m->n = n;
 	m->trials = env.trials;

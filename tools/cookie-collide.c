@@ -275,16 +275,12 @@ struct slot31 {
 static int collide31(void)
 {
 	size_t nslots = 1 << 16, n = 0;
-	struct slot31 *tab = calloc(nslots, sizeof(*tab));
+	struct slot31 *tab = ck_xcalloc(nslots, sizeof(*tab));
 	struct ck_rng rng;
 	char name[EXT4_NAME_MAX + 1], other[EXT4_NAME_MAX + 1];
 	uint64_t found = 0, hashes = 0;
 	double t0 = now();
 
-	if (!tab) {
-		fprintf(stderr, "cookie-collide: out of memory\n");
-		return 1;
-	}
 	ck_rng_seed(&rng, env.rng_seed);
 	while (found < env.count) {
 		uint64_t v = ck_rng_next(&rng);
@@ -317,13 +313,8 @@ static int collide31(void)
 		if (++n * 2 > nslots) {
 			/* Double the table; Robin-Hood-free linear probing rehash. */
 			size_t nn = nslots * 2;
-			struct slot31 *nt = calloc(nn, sizeof(*nt));
+			struct slot31 *nt = ck_xcalloc(nn, sizeof(*nt));
 
-			if (!nt) {
-				fprintf(stderr, "cookie-collide: out of memory after %zu names\n", n);
-				free(tab);
-				return 1;
-			}
 			for (size_t i = 0; i < nslots; i++) {
 				if (!tab[i].cookie)
 					continue;
@@ -410,6 +401,7 @@ static int dp_insert(uint64_t dp, uint32_t id, uint32_t len, struct dp_slot *oth
 
 	if (s63.n * 2 >= s63.nslots && s63.nslots < s63.max_slots) {
 		size_t nn = s63.nslots * 2;
+		/* Not ck_xcalloc: a table that cannot double still works, only fuller. */
 		struct dp_slot *nt = calloc(nn, sizeof(*nt));
 
 		if (nt) {
@@ -596,13 +588,9 @@ static int collide63(void)
 	s63.nslots = 1 << 16;
 	/* 2^24 slots of 16 bytes: 256 MiB, 384 MiB while doubling into it. */
 	s63.max_slots = 1 << 24;
-	s63.tab = calloc(s63.nslots, sizeof(*s63.tab));
-	s63.pairs = calloc(env.count, sizeof(*s63.pairs));
-	tids = calloc(env.threads, sizeof(*tids));
-	if (!s63.tab || !s63.pairs || !tids) {
-		fprintf(stderr, "cookie-collide: out of memory\n");
-		return 1;
-	}
+	s63.tab = ck_xcalloc(s63.nslots, sizeof(*s63.tab));
+	s63.pairs = ck_xcalloc(env.count, sizeof(*s63.pairs));
+	tids = ck_xcalloc(env.threads, sizeof(*tids));
 	for (unsigned long i = 0; i < env.threads; i++)
 		if (pthread_create(&tids[i], NULL, worker63, NULL)) {
 			fprintf(stderr, "cookie-collide: cannot start thread %lu: %s\n", i, strerror(errno));

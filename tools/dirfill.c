@@ -149,13 +149,9 @@ static int add_name(const char *n, const char *where, long lineno)
 	}
 	if (nnames == capnames) {
 		capnames = capnames ? 2 * capnames : 64;
-		names = realloc(names, capnames * sizeof(*names));
+		names = ck_xrealloc(names, capnames * sizeof(*names));
 	}
-	if (!names || !(names[nnames] = strdup(n))) {
-		fprintf(stderr, "dirfill: out of memory\n");
-		exit(1);
-	}
-	nnames++;
+	names[nnames++] = ck_xstrdup(n);
 	return 0;
 }
 
@@ -197,10 +193,8 @@ static int read_names(const char *path)
 
 static int mkdir_p(const char *path)
 {
-	char *p = strdup(path);
+	char *p = ck_xstrdup(path);
 
-	if (!p)
-		return -1;
 	for (char *s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;

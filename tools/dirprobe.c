@@ -149,25 +149,11 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "dirprobe: out of memory\n");
-		exit(EXIT_ERROR);
-	}
-	return p;
-}
-
 static void table_grow(void)
 {
 	size_t nslots = w.nslots ? w.nslots * 2 : 1024;
-	size_t *slot = calloc(nslots, sizeof(*slot));
+	size_t *slot = ck_xcalloc(nslots, sizeof(*slot));
 
-	if (!slot) {
-		fprintf(stderr, "dirprobe: out of memory\n");
-		exit(EXIT_ERROR);
-	}
 	for (size_t i = 0; i < w.n; i++) {
 		size_t j = name_hash(w.ent[i].name) & (nslots - 1);
 
@@ -214,13 +200,9 @@ static int walk_visit(const char *name, uint64_t doff)
 	}
 	if (w.n == w.cap) {
 		w.cap = w.cap ? 2 * w.cap : 1024;
-		w.ent = xrealloc(w.ent, w.cap * sizeof(*w.ent));
+		w.ent = ck_xrealloc(w.ent, w.cap * sizeof(*w.ent));
 	}
-	w.ent[w.n].name = strdup(name);
-	if (!w.ent[w.n].name) {
-		fprintf(stderr, "dirprobe: out of memory\n");
-		exit(EXIT_ERROR);
-	}
+	w.ent[w.n].name = ck_xstrdup(name);
 	w.ent[w.n].doff = doff;
 	w.ent[w.n].stall = 0;
 	w.slot[j] = w.n + 1;
@@ -422,7 +404,7 @@ int main(int argc, char **argv)
 		walk_readdir(&r, env.mode == MODE_TELLDIR);
 
 	/* Duplicates among the distinct names' first-seen cookies. */
-	offs = xrealloc(NULL, (w.n + 1) * sizeof(*offs));
+	offs = ck_xmalloc((w.n + 1) * sizeof(*offs));
 	for (size_t i = 0; i < w.n; i++) {
 		offs[i] = w.ent[i].doff;
 		if (offs[i] > max_doff)

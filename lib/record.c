@@ -216,10 +216,8 @@ struct ck_rec_parser {
 struct ck_rec_parser *ck_rec_parser_new(ck_rec_record_fn on_record,
 					ck_rec_error_fn on_error, void *arg)
 {
-	struct ck_rec_parser *p = calloc(1, sizeof(*p));
+	struct ck_rec_parser *p = ck_xcalloc(1, sizeof(*p));
 
-	if (!p)
-		return NULL;
 	p->on_record = on_record;
 	p->on_error = on_error;
 	p->arg = arg;
@@ -477,6 +475,11 @@ int ck_rec_parser_feed(struct ck_rec_parser *p, const void *data, size_t len)
 		size_t room = p->cap - p->len;
 		if (!room) {
 			size_t ncap = 65536 + 16384;
+			/*
+			 * Not ck_xrealloc: ENOMEM goes back to the caller, so a
+			 * viewer holding the terminal (cookie-top) can give it
+			 * back before it says why it stopped.
+			 */
 			uint8_t *nb = realloc(p->buf, ncap);
 			if (!nb) {
 				errno = ENOMEM;
@@ -529,8 +532,6 @@ int ck_rec_parse_file(FILE *f, ck_rec_record_fn on_record,
 	size_t n;
 	int ret = 0;
 
-	if (!p)
-		return -1;
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		if ((ret = ck_rec_parser_feed(p, chunk, n)))
 			break;

@@ -173,6 +173,7 @@ typedef int (*ck_rec_record_fn)(void *arg, const struct ck_rec *r);
 /* msg is one line without newline, e.g. "skipped 17 bytes of garbage at offset 4096". */
 typedef int (*ck_rec_error_fn)(void *arg, uint64_t offset, const char *msg);
 
+/* Never NULL: out of memory ends the program (ck_xcalloc). */
 struct ck_rec_parser *ck_rec_parser_new(ck_rec_record_fn on_record,
 					ck_rec_error_fn on_error, void *arg);
 void ck_rec_parser_free(struct ck_rec_parser *p);

@@ -26,12 +26,12 @@ int main(int argc, char **argv)
 {
 	static const size_t lens[] = { 8, 13, 32, 64, 255 };
 	static char names[NNAMES][256];
-	double secs = argc > 1 ? atof(argv[1]) : 0.3;
+	double secs = 0.3;
 	struct ext4hash_seed seed;
 	struct ck_rng rng;
 	volatile uint32_t sink = 0;
 
-	if (secs <= 0 || secs > 60) {
+	if (argc > 1 && (ck_parse_double(argv[1], 0, 60, &secs) || secs == 0)) {
 		fprintf(stderr, "usage: hashbench [SECONDS-PER-CELL (0..60]]\n");
 		return 64;
 	}

@@ -18,6 +18,11 @@ static int failures;
 	printf(__VA_ARGS__); printf("\n"); } while (0)
 
 #define MAXREC 64
+/* What make_stream() and its text forms came to before the field table (see main). */
+#define PINNED_STREAM_LEN 6031
+#define PINNED_STREAM_CRC 0xdb2b92cfu
+#define PINNED_TEXT_LEN 24586
+#define PINNED_TEXT_CRC 0x86071305u
 struct got {
 	struct ck_rec rec[MAXREC];
 	int n;
@@ -279,6 +284,32 @@ int main(void)
 		for (char *c = out; *c; c++)
 			lines += *c == '\n';
 		CHECK(lines == 2, "text and JSON: one line per record");
+		free(out);
+	}
+
+	/*
+	 * The wire format and the text forms, pinned: the CRC-32 of the whole
+	 * stream above and of its text and JSON lines, taken from the writer
+	 * before the field table replaced the hand-written offsets.  A change
+	 * here is a change of format (bump CK_REC_VERSION) or of output.
+	 */
+	{
+		char *out = NULL;
+		size_t outlen = 0;
+		FILE *m = open_memstream(&out, &outlen);
+
+		for (int i = 0; i < n; i++)
+			ck_rec_print_text(m, &recs[i]);
+		for (int i = 0; i < n; i++)
+			ck_rec_print_json(m, &recs[i]);
+		fclose(m);
+		uint32_t wire = ck_rec_crc32(0, buf, len), text = ck_rec_crc32(0, out, outlen);
+		CHECK(len == PINNED_STREAM_LEN && wire == PINNED_STREAM_CRC,
+		      "stream of %d records: %zu bytes, CRC %08x (pinned: %d bytes, %08x)",
+		      n, len, wire, PINNED_STREAM_LEN, PINNED_STREAM_CRC);
+		CHECK(outlen == PINNED_TEXT_LEN && text == PINNED_TEXT_CRC,
+		      "its text and JSON lines: %zu bytes, CRC %08x (pinned: %d bytes, %08x)",
+		      outlen, text, PINNED_TEXT_LEN, PINNED_TEXT_CRC);
 		free(out);
 	}
 

@@ -70,6 +70,57 @@ static uint16_t get16(const uint8_t *p) { return p[0] | p[1] << 8; }
 static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
+/*
+ * One field of a body table (record.h), by its wire type: p is the field's
+ * place in the body, m the struct ck_rec member, n its size on the wire.
+ * PAD fields have no member; their macros drop the argument unexpanded.
+ */
+#define PUT_U16(p, m, n) put16(p, m)
+#define PUT_U32(p, m, n) put32(p, m)
+#define PUT_U64(p, m, n) put64(p, m)
+#define PUT_S64(p, m, n) put64(p, (uint64_t)(m))
+#define PUT_STR(p, m, n) memcpy(p, m, strnlen(m, n))
+#define PUT_PAD(p, m, n) (void)0
+#define GET_U16(p, m, n) (m = get16(p))
+#define GET_U32(p, m, n) (m = get32(p))
+#define GET_U64(p, m, n) (m = get64(p))
+#define GET_S64(p, m, n) (m = (int64_t)get64(p))
+#define GET_STR(p, m, n) memcpy(m, p, n) /* m is one longer, and zeroed */
+#define GET_PAD(p, m, n) (void)0
+#define ENCODE_FIELD(member, off, size, wire, json, shown) PUT_##wire(b + (off), r->member, size);
+#define DECODE_FIELD(member, off, size, wire, json, shown) GET_##wire(b + (off), r->member, size);
+
+/*
+ * The tables are the layout: a struct of byte arrays (no padding) built
+ * from one puts each field where the fields before it end, and every
+ * written offset must agree; each member must hold its wire size (a
+ * string one more, for the NUL).
+ */
+#define WIRE_BYTES(member, off, size, wire, json, shown) uint8_t member[size];
+struct event_wire { CK_REC_EVENT_FIELDS(WIRE_BYTES) };
+struct drop_wire { CK_REC_DROP_FIELDS(WIRE_BYTES) };
+struct hello_wire { CK_REC_HELLO_FIELDS(WIRE_BYTES) };
+#define REC_MEMBER_SIZE(member) sizeof(((struct ck_rec *)0)->member)
+#define FITS_U16(member, size) _Static_assert(REC_MEMBER_SIZE(member) == (size), #member " is not " #size " bytes");
+#define FITS_U32 FITS_U16
+#define FITS_U64 FITS_U16
+#define FITS_S64 FITS_U16
+#define FITS_STR(member, size) _Static_assert(REC_MEMBER_SIZE(member) == (size) + 1, #member " is not " #size " bytes and a NUL");
+#define FITS_PAD(member, size)
+#define CHECK_FIELD(body, member, off, size, wire)						\
+	_Static_assert(offsetof(struct body##_wire, member) == (off),			\
+		       #body " body: " #member " does not start at " #off);			\
+	FITS_##wire(member, size)
+#define CHECK_EVENT(member, off, size, wire, json, shown) CHECK_FIELD(event, member, off, size, wire)
+#define CHECK_DROP(member, off, size, wire, json, shown) CHECK_FIELD(drop, member, off, size, wire)
+#define CHECK_HELLO(member, off, size, wire, json, shown) CHECK_FIELD(hello, member, off, size, wire)
+CK_REC_EVENT_FIELDS(CHECK_EVENT)
+CK_REC_DROP_FIELDS(CHECK_DROP)
+CK_REC_HELLO_FIELDS(CHECK_HELLO)
+_Static_assert(sizeof(struct event_wire) == CK_REC_EVENT_LEN, "event body is not CK_REC_EVENT_LEN");
+_Static_assert(sizeof(struct drop_wire) == CK_REC_DROP_LEN, "drop body is not CK_REC_DROP_LEN");
+_Static_assert(sizeof(struct hello_wire) == CK_REC_HELLO_LEN, "hello body is not CK_REC_HELLO_LEN");
+
 static int is_event(int kind)
 {
 	return kind == CK_REC_FILLDIR || kind == CK_REC_LLSEEK_ENTRY || kind == CK_REC_LLSEEK_EXIT;
@@ -131,33 +182,12 @@ int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 	buf[3] = r->kind;
 	put16(buf + 4, len);
 	if (is_event(r->kind)) {
-		put64(b + 0, r->ts_ns);
-		put32(b + 8, r->pid);
-		put32(b + 12, r->tgid);
-		memcpy(b + 16, r->comm, strnlen(r->comm, CK_REC_COMM_LEN));
-		put32(b + 32, r->flags);
-		put32(b + 36, r->f_mode);
-		put32(b + 40, r->dev);
-		put64(b + 44, r->dir_ino);
-		put64(b + 52, r->ino);
-		put32(b + 60, r->major);
-		put32(b + 64, r->minor);
-		put64(b + 68, r->cookie);
-		put32(b + 76, r->chain_index);
-		put32(b + 80, r->chain_len);
-		put64(b + 84, (uint64_t)r->offset);
-		put32(b + 92, r->whence);
-		put64(b + 96, (uint64_t)r->result);
-		put16(b + 104, r->name_len);
+		CK_REC_EVENT_FIELDS(ENCODE_FIELD)
 		memcpy(b + CK_REC_EVENT_LEN, r->name, r->name_len);
 	} else if (r->kind == CK_REC_DROP) {
-		put64(b + 0, r->ts_ns);
-		put64(b + 8, r->lost);
-		put64(b + 16, r->lost_total);
+		CK_REC_DROP_FIELDS(ENCODE_FIELD)
 	} else {
-		put64(b + 0, r->ts_ns);
-		put32(b + 8, r->flags);
-		put16(b + 12, r->text_len);
+		CK_REC_HELLO_FIELDS(ENCODE_FIELD)
 		memcpy(b + CK_REC_HELLO_LEN, r->text, r->text_len);
 	}
 	put32(buf + 8, header_crc(buf, len));
@@ -288,24 +318,7 @@ static int decode(struct ck_rec_parser *p, const uint8_t *rec, size_t len, const
 			*why = "event body too short";
 			return -1;
 		}
-		r->ts_ns = get64(b + 0);
-		r->pid = get32(b + 8);
-		r->tgid = get32(b + 12);
-		memcpy(r->comm, b + 16, CK_REC_COMM_LEN);
-		r->flags = get32(b + 32);
-		r->f_mode = get32(b + 36);
-		r->dev = get32(b + 40);
-		r->dir_ino = get64(b + 44);
-		r->ino = get64(b + 52);
-		r->major = get32(b + 60);
-		r->minor = get32(b + 64);
-		r->cookie = get64(b + 68);
-		r->chain_index = get32(b + 76);
-		r->chain_len = get32(b + 80);
-		r->offset = (int64_t)get64(b + 84);
-		r->whence = get32(b + 92);
-		r->result = (int64_t)get64(b + 96);
-		r->name_len = get16(b + 104);
+		CK_REC_EVENT_FIELDS(DECODE_FIELD)
 		if (r->name_len > CK_REC_NAME_MAX) {
 			*why = "name longer than 255 bytes";
 			return -1;
@@ -320,17 +333,13 @@ static int decode(struct ck_rec_parser *p, const uint8_t *rec, size_t len, const
 			*why = "drop body too short";
 			return -1;
 		}
-		r->ts_ns = get64(b + 0);
-		r->lost = get64(b + 8);
-		r->lost_total = get64(b + 16);
+		CK_REC_DROP_FIELDS(DECODE_FIELD)
 	} else if (r->kind == CK_REC_HELLO) {
 		if (blen < CK_REC_HELLO_LEN) {
 			*why = "hello body too short";
 			return -1;
 		}
-		r->ts_ns = get64(b + 0);
-		r->flags = get32(b + 8);
-		r->text_len = get16(b + 12);
+		CK_REC_HELLO_FIELDS(DECODE_FIELD)
 		if (r->text_len > CK_REC_TEXT_MAX || blen < (size_t)CK_REC_HELLO_LEN + r->text_len) {
 			*why = "hello text runs past the record";
 			return -1;
@@ -562,74 +571,112 @@ void ck_json_bytes(FILE *f, const uint8_t *s, size_t n)
 	fputc('"', f);
 }
 
+/*
+ * A text line is "TS KIND", then these words, in this order (hashes
+ * before the inode, as a reader scans a filldir line), for the kinds in
+ * "shown" (CK_REC_SHOWN_*):  T(member, shown, form, label)
+ */
+#define TEXT_WORDS(T)                                    \
+	T(text,        HELLO,       TEXT,  "")        \
+	T(lost,        DROP,        DEC,   "lost=")   \
+	T(lost_total,  DROP,        DEC,   "total=")  \
+	T(comm,        EVENT,       COMM,  "")        \
+	T(pid,         EVENT,       DEC,   "")        \
+	T(flags,       EVENT,       WIDTH, "")        \
+	T(dev,         EVENT,       DEV,   "dev=")    \
+	T(dir_ino,     EVENT,       DEC,   "dir=")    \
+	T(major,       FILLDIR,     HEX8,  "major=")  \
+	T(minor,       FILLDIR,     HEX8,  "minor=")  \
+	T(cookie,      FILLDIR,     HEX,   "cookie=") \
+	T(chain_index, FILLDIR,     CHAIN, "chain=")  \
+	T(ino,         FILLDIR,     DEC,   "ino=")    \
+	T(name,        FILLDIR,     NAME,  "name=")   \
+	T(offset,      LLSEEK,      HEX,   "offset=") \
+	T(whence,      LLSEEK,      DEC,   "whence=") \
+	T(cookie,      LLSEEK,      HEX,   "pos=")    \
+	T(result,      LLSEEK_EXIT, HEX,   "result=")
+#define CK_REC_SHOWN_HELLO CK_REC_SHOWN(CK_REC_HELLO)
+#define CK_REC_SHOWN_DROP  CK_REC_SHOWN(CK_REC_DROP)
+
+/* The kind's bit in a "shown" set; none for a kind out of range. */
+static unsigned shown_bit(enum ck_rec_kind kind)
+{
+	return (unsigned)kind < 32 ? CK_REC_SHOWN(kind) : 0;
+}
+
+/* One word, with its space: f, r the record, m its member, l the label. */
+#define TEXT_DEC(f, r, m, l)   fprintf(f, " %s%" PRIu64, l, (uint64_t)r->m)
+#define TEXT_HEX(f, r, m, l)   fprintf(f, " %s%#" PRIx64, l, (uint64_t)r->m)
+#define TEXT_HEX8(f, r, m, l)  fprintf(f, " %s%08x", l, r->m)
+#define TEXT_COMM(f, r, m, l)  fprintf(f, " %s%-15s", l, r->m)
+#define TEXT_WIDTH(f, r, m, l) fprintf(f, "%s %sw%d", r->m & CK_REC_F_NFSD ? " nfsd" : "", l, ck_rec_width(r))
+#define TEXT_DEV(f, r, m, l)   fprintf(f, " %s%u:%u", l, r->m >> 20, r->m & 0xfffff)
+#define TEXT_CHAIN(f, r, m, l) fprintf(f, " %s%u/%u", l, r->chain_index + 1, r->chain_len)
+#define TEXT_NAME(f, r, m, l)  (fprintf(f, " %s", l), ck_print_name(f, (const char *)r->m, r->m##_len))
+#define TEXT_TEXT(f, r, m, l)  fprintf(f, " %s%.*s", l, (int)r->m##_len, r->m)
+#define TEXT_WORD(member, shown, form, label) \
+	if (kind_bit & CK_REC_SHOWN_##shown) TEXT_##form(f, r, member, label);
+
 int ck_rec_print_text(FILE *f, const struct ck_rec *r)
 {
-	double ts = r->ts_ns / 1e9;
+	const char *kind = ck_rec_kind_name(r->kind);
+	unsigned kind_bit = shown_bit(r->kind);
 
-	switch (r->kind) {
-	case CK_REC_HELLO:
-		fprintf(f, "%.6f hello %.*s\n", ts, (int)r->text_len, r->text);
-		break;
-	case CK_REC_DROP:
-		fprintf(f, "%.6f DROP lost=%" PRIu64 " total=%" PRIu64 "\n", ts, r->lost, r->lost_total);
-		break;
-	case CK_REC_FILLDIR:
-		fprintf(f, "%.6f filldir %-15s %u%s w%d dev=%u:%u dir=%" PRIu64 " major=%08x minor=%08x "
-			"cookie=%#" PRIx64 " chain=%u/%u ino=%" PRIu64 " name=",
-			ts, r->comm, r->pid, r->flags & CK_REC_F_NFSD ? " nfsd" : "", ck_rec_width(r),
-			r->dev >> 20, r->dev & 0xfffff, r->dir_ino, r->major, r->minor, r->cookie,
-			r->chain_index + 1, r->chain_len, r->ino);
-		ck_print_name(f, (const char *)r->name, r->name_len);
-		fputc('\n', f);
-		break;
-	case CK_REC_LLSEEK_ENTRY:
-	case CK_REC_LLSEEK_EXIT:
-		fprintf(f, "%.6f %s %-15s %u%s w%d dev=%u:%u dir=%" PRIu64 " offset=%#" PRIx64
-			" whence=%u pos=%#" PRIx64, ts, ck_rec_kind_name(r->kind), r->comm, r->pid,
-			r->flags & CK_REC_F_NFSD ? " nfsd" : "", ck_rec_width(r), r->dev >> 20,
-			r->dev & 0xfffff, r->dir_ino, (uint64_t)r->offset, r->whence, r->cookie);
-		if (r->kind == CK_REC_LLSEEK_EXIT)
-			fprintf(f, " result=%#" PRIx64, (uint64_t)r->result);
-		fputc('\n', f);
-		break;
-	default:
-		fprintf(f, "%.6f ? kind %d\n", ts, r->kind);
+	fprintf(f, "%.6f %s", r->ts_ns / 1e9, r->kind == CK_REC_DROP ? "DROP" : kind);
+	if (kind[0] == '?') {
+		fprintf(f, " kind %d", r->kind);
+	} else {
+		TEXT_WORDS(TEXT_WORD)
 	}
+	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
 }
 
+/* JSON: the body tables' fields in wire order, with the forms record.h gives. */
+static void json_flags(FILE *f, const struct ck_rec *r)
+{
+	static const struct { uint32_t bit; const char *key; } bits[] = {
+		{ CK_REC_F_NFSD, "nfsd" }, { CK_REC_F_COMPAT, "compat" },
+		{ CK_REC_F_FMODE32, "fmode32" }, { CK_REC_F_FMODE64, "fmode64" },
+	};
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		fprintf(f, ",\"%s\":%s", bits[i].key, r->flags & bits[i].bit ? "true" : "false");
+	fprintf(f, ",\"width\":%d", ck_rec_width(r));
+}
+
+#define JSON_NUM_U16(f, r, m) fprintf(f, ",\"" #m "\":%" PRIu64, (uint64_t)r->m)
+#define JSON_NUM_U32 JSON_NUM_U16
+#define JSON_NUM_U64 JSON_NUM_U16
+#define JSON_NUM_S64(f, r, m) fprintf(f, ",\"" #m "\":%" PRId64, (int64_t)r->m)
+#define JSON_NUM(f, r, m, wire) JSON_NUM_##wire(f, r, m)
+#define JSON_STR(f, r, m, wire) (fputs(",\"" #m "\":", f), ck_json_bytes(f, (const uint8_t *)r->m, strlen(r->m)))
+#define JSON_FLAGS(f, r, m, wire) json_flags(f, r)
+#define JSON_COOKIE(f, r, m, wire) \
+	fprintf(f, ",\"%s\":%" PRIu64, r->kind == CK_REC_FILLDIR ? #m : "pos", r->m)
+#define JSON_NONE(f, r, m, wire) (void)0
+#define JSON_FIELD(member, off, size, wire, json, shown) \
+	if (kind_bit & CK_REC_SHOWN_##shown) JSON_##json(f, r, member, wire);
+
 int ck_rec_print_json(FILE *f, const struct ck_rec *r)
 {
-	fprintf(f, "{\"kind\":\"%s\",\"ts_ns\":%" PRIu64, ck_rec_kind_name(r->kind), r->ts_ns);
-	switch (r->kind) {
-	case CK_REC_HELLO:
-		fprintf(f, ",\"flags\":%u,\"text\":", r->flags);
-		ck_json_bytes(f, (const uint8_t *)r->text, r->text_len);
-		break;
-	case CK_REC_DROP:
-		fprintf(f, ",\"lost\":%" PRIu64 ",\"lost_total\":%" PRIu64, r->lost, r->lost_total);
-		break;
-	default:
-		fprintf(f, ",\"pid\":%u,\"tgid\":%u,\"comm\":", r->pid, r->tgid);
-		ck_json_bytes(f, (const uint8_t *)r->comm, strlen(r->comm));
-		fprintf(f, ",\"nfsd\":%s,\"compat\":%s,\"fmode32\":%s,\"fmode64\":%s,\"width\":%d,"
-			"\"f_mode\":%u,\"dev\":%u,\"dir_ino\":%" PRIu64,
-			r->flags & CK_REC_F_NFSD ? "true" : "false",
-			r->flags & CK_REC_F_COMPAT ? "true" : "false",
-			r->flags & CK_REC_F_FMODE32 ? "true" : "false",
-			r->flags & CK_REC_F_FMODE64 ? "true" : "false",
-			ck_rec_width(r), r->f_mode, r->dev, r->dir_ino);
+	unsigned kind_bit = shown_bit(r->kind);
+
+	fprintf(f, "{\"kind\":\"%s\"", ck_rec_kind_name(r->kind));
+	if (is_event(r->kind)) {
+		CK_REC_EVENT_FIELDS(JSON_FIELD)
 		if (r->kind == CK_REC_FILLDIR) {
-			fprintf(f, ",\"ino\":%" PRIu64 ",\"major\":%u,\"minor\":%u,\"cookie\":%" PRIu64
-				",\"chain_index\":%u,\"chain_len\":%u,\"name\":",
-				r->ino, r->major, r->minor, r->cookie, r->chain_index, r->chain_len);
+			fputs(",\"name\":", f);
 			ck_json_bytes(f, r->name, r->name_len);
-		} else {
-			fprintf(f, ",\"pos\":%" PRIu64 ",\"offset\":%" PRId64 ",\"whence\":%u",
-				r->cookie, r->offset, r->whence);
-			if (r->kind == CK_REC_LLSEEK_EXIT)
-				fprintf(f, ",\"result\":%" PRId64, r->result);
 		}
+	} else if (r->kind == CK_REC_DROP) {
+		CK_REC_DROP_FIELDS(JSON_FIELD)
+	} else if (r->kind == CK_REC_HELLO) {
+		CK_REC_HELLO_FIELDS(JSON_FIELD)
+		fputs(",\"text\":", f);
+		ck_json_bytes(f, (const uint8_t *)r->text, r->text_len);
+	} else {
+		fprintf(f, ",\"ts_ns\":%" PRIu64, r->ts_ns);
 	}
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;

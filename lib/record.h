@@ -30,47 +30,52 @@
  *   the fields it knows and ignores the rest, and a body shorter than the
  *   fields of its kind is an error (the record is skipped).
  *
- * BODY of EVENT kinds (FILLDIR, LLSEEK_ENTRY, LLSEEK_EXIT), 108 bytes + name
- *   off size field
- *     0    8  ts_ns       bpf_ktime_get_ns() (CLOCK_MONOTONIC) of the event; a
- *                         writer with a coarse clock (its HELLO text says
- *                         clock=coarse) gives the time of the first event of
- *                         the same tick on the same CPU (resolution 1/HZ)
- *     8    4  pid         thread id (kernel pid)
- *    12    4  tgid        process id (kernel tgid)
- *    16   16  comm        task comm, NUL-padded (not necessarily terminated)
- *    32    4  flags       CK_REC_F_* below
- *    36    4  f_mode      the file's f_mode (FMODE_32BITHASH 0x200, _64BITHASH 0x400)
- *    40    4  dev         the directory's st_dev, kernel encoding (MAJOR<<20|MINOR)
- *    44    8  dir_ino     the directory's inode number
- *    52    8  ino         FILLDIR: the name's inode number; else 0
- *    60    4  major       FILLDIR: fname->hash; else 0
- *    64    4  minor       FILLDIR: fname->minor_hash; else 0
- *    68    8  cookie      FILLDIR: ctx->pos after call_filldir set it, the
- *                         d_off the caller gets for this name;
- *                         LLSEEK_*: file->f_pos at the probe
- *    76    4  chain_index FILLDIR: 0 for the first name of a fname->next chain
- *                         (names sharing both hashes), 1 for the next...
- *    80    4  chain_len   FILLDIR: names in this chain (1: no sharing)
- *    84    8  offset      LLSEEK_*: the requested offset; else 0
- *    92    4  whence      LLSEEK_*: SEEK_SET 0, SEEK_CUR 1, SEEK_END 2...; else 0
- *    96    8  result      LLSEEK_EXIT: the return value (new pos or -errno)
- *   104    2  name_len    0..255
- *   106    2  reserved    0
- *   108  n    name        FILLDIR: the name, name_len raw bytes (any byte, no NUL)
+ * BODIES
+ *   Each kind's fixed fields, their offsets, sizes and types, are the tables
+ *   CK_REC_EVENT_FIELDS, CK_REC_DROP_FIELDS and CK_REC_HELLO_FIELDS below:
+ *   lib/record.c's encoder, decoder and JSON are made from them, and the
+ *   compiler checks that each field starts where the one before it ends.
+ *   What the fields mean:
  *
- * BODY of DROP, 24 bytes: records the kernel side could not deliver
- *     0    8  ts_ns       monotonic time the writer noticed
- *     8    8  lost        lost since the previous DROP record (> 0)
- *    16    8  lost_total  lost since the writer started
+ * EVENT kinds (FILLDIR, LLSEEK_ENTRY, LLSEEK_EXIT), 108 bytes, then the name
+ *   ts_ns       bpf_ktime_get_ns() (CLOCK_MONOTONIC) of the event; a writer
+ *               with a coarse clock (its HELLO text says clock=coarse) gives
+ *               the time of the first event of the same tick on the same CPU
+ *               (resolution 1/HZ)
+ *   pid, tgid   thread id (kernel pid), process id (kernel tgid)
+ *   comm        task comm, NUL-padded (not necessarily terminated)
+ *   flags       CK_REC_F_* below
+ *   f_mode      the file's f_mode (FMODE_32BITHASH 0x200, _64BITHASH 0x400)
+ *   dev         the directory's st_dev, kernel encoding (MAJOR<<20|MINOR)
+ *   dir_ino     the directory's inode number
+ *   ino         FILLDIR: the name's inode number; else 0
+ *   major       FILLDIR: fname->hash; else 0
+ *   minor       FILLDIR: fname->minor_hash; else 0
+ *   cookie      FILLDIR: ctx->pos after call_filldir set it, the d_off the
+ *               caller gets for this name; LLSEEK_*: file->f_pos at the probe
+ *   chain_index FILLDIR: 0 for the first name of a fname->next chain (names
+ *               sharing both hashes), 1 for the next...
+ *   chain_len   FILLDIR: names in this chain (1: no sharing)
+ *   offset      LLSEEK_*: the requested offset; else 0
+ *   whence      LLSEEK_*: SEEK_SET 0, SEEK_CUR 1, SEEK_END 2...; else 0
+ *   result      LLSEEK_EXIT: the return value (new pos or -errno)
+ *   name_len    0..255
+ *   reserved    0
+ *   name        at offset 108, FILLDIR: the name, name_len raw bytes (any
+ *               byte, no NUL)
  *
- * BODY of HELLO, 16 bytes + text
- *     0    8  ts_ns       monotonic time at the writer's start
- *     8    4  flags       CK_REC_H_* below
- *    12    2  text_len    0..CK_REC_TEXT_MAX
- *    14    2  reserved    0
- *    16  n    text        "key=value" words separated by spaces, e.g.
- *                         "writer=cookie-trace kernel=6.1.192 filldir=fentry llseek=fentry"
+ * DROP, 24 bytes: records the kernel side could not deliver
+ *   ts_ns       monotonic time the writer noticed
+ *   lost        lost since the previous DROP record (> 0)
+ *   lost_total  lost since the writer started
+ *
+ * HELLO, 16 bytes, then the text
+ *   ts_ns       monotonic time at the writer's start
+ *   flags       CK_REC_H_* below
+ *   text_len    0..CK_REC_TEXT_MAX
+ *   reserved    0
+ *   text        at offset 16: "key=value" words separated by spaces, e.g.
+ *               "writer=cookie-trace kernel=6.1.192 filldir=fentry llseek=fentry"
  */
 #ifndef CK_RECORD_H
 #define CK_RECORD_H
@@ -100,6 +105,61 @@ enum ck_rec_kind {
 	CK_REC_LLSEEK_EXIT = 4,
 	CK_REC_DROP = 5,
 };
+
+/*
+ * The fixed fields of each body, in wire order:
+ *   X(member, off, size, wire, json, shown)
+ *   member  the struct ck_rec member; also its JSON key
+ *   off     byte offset in the body; size: bytes on the wire
+ *   wire    U16, U32, U64 unsigned; S64 signed (two's complement); STR bytes,
+ *           NUL-padded; PAD written as 0, never read.  Little-endian.
+ *   json    NUM a number; STR a string; FLAGS the flags as nfsd, compat,
+ *           fmode32, fmode64 and the width; COOKIE the cookie, called "pos"
+ *           in the llseek kinds (there it is f_pos); NONE not shown
+ *   shown   the kinds whose JSON shows it (CK_REC_SHOWN_*)
+ */
+#define CK_REC_EVENT_FIELDS(X)                             \
+	X(ts_ns,         0,  8, U64, NUM,    EVENT)       \
+	X(pid,           8,  4, U32, NUM,    EVENT)       \
+	X(tgid,         12,  4, U32, NUM,    EVENT)       \
+	X(comm,         16, 16, STR, STR,    EVENT)       \
+	X(flags,        32,  4, U32, FLAGS,  EVENT)       \
+	X(f_mode,       36,  4, U32, NUM,    EVENT)       \
+	X(dev,          40,  4, U32, NUM,    EVENT)       \
+	X(dir_ino,      44,  8, U64, NUM,    EVENT)       \
+	X(ino,          52,  8, U64, NUM,    FILLDIR)     \
+	X(major,        60,  4, U32, NUM,    FILLDIR)     \
+	X(minor,        64,  4, U32, NUM,    FILLDIR)     \
+	X(cookie,       68,  8, U64, COOKIE, EVENT)       \
+	X(chain_index,  76,  4, U32, NUM,    FILLDIR)     \
+	X(chain_len,    80,  4, U32, NUM,    FILLDIR)     \
+	X(offset,       84,  8, S64, NUM,    LLSEEK)      \
+	X(whence,       92,  4, U32, NUM,    LLSEEK)      \
+	X(result,       96,  8, S64, NUM,    LLSEEK_EXIT) \
+	X(name_len,    104,  2, U16, NONE,   NONE)        \
+	X(reserved,    106,  2, PAD, NONE,   NONE)
+	/* then name_len bytes of name, shown in FILLDIR */
+
+#define CK_REC_DROP_FIELDS(X)                              \
+	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
+	X(lost,          8,  8, U64, NUM,    ANY)         \
+	X(lost_total,   16,  8, U64, NUM,    ANY)
+
+#define CK_REC_HELLO_FIELDS(X)                             \
+	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
+	X(flags,         8,  4, U32, NUM,    ANY)         \
+	X(text_len,     12,  2, U16, NONE,   NONE)        \
+	X(reserved,     14,  2, PAD, NONE,   NONE)
+	/* then text_len bytes of text, shown */
+
+/* The "shown" column: sets of kinds, one bit per kind. */
+#define CK_REC_SHOWN(kind)        (1u << (kind))
+#define CK_REC_SHOWN_FILLDIR      CK_REC_SHOWN(CK_REC_FILLDIR)
+#define CK_REC_SHOWN_LLSEEK       (CK_REC_SHOWN(CK_REC_LLSEEK_ENTRY) | CK_REC_SHOWN(CK_REC_LLSEEK_EXIT))
+#define CK_REC_SHOWN_LLSEEK_EXIT  CK_REC_SHOWN(CK_REC_LLSEEK_EXIT)
+#define CK_REC_SHOWN_EVENT        (CK_REC_SHOWN_FILLDIR | CK_REC_SHOWN_LLSEEK)
+#define CK_REC_SHOWN_ANY          (~0u)
+#define CK_REC_SHOWN_NONE         0u
 
 /* Event flags: who asked, and how ext4 will size the cookie for them. */
 #define CK_REC_F_NFSD     0x01 /* the task is an nfsd thread */

@@ -156,6 +156,43 @@ void ck_print_name(FILE *f, const char *name, size_t len)
 	}
 }
 
+void ck_strbuf_init(struct ck_strbuf *b, char *s, size_t size)
+{
+	*b = (struct ck_strbuf){ .s = s, .size = size };
+	if (size)
+		s[0] = '\0';
+}
+
+int ck_strbuf_vprintf(struct ck_strbuf *b, const char *fmt, va_list ap)
+{
+	size_t room = b->size > b->len ? b->size - b->len : 0;
+	int n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
+
+	if (n >= 0 && (size_t)n < room) {
+		b->len += n;
+		return 0;
+	}
+	/* Left out whole: take back the part vsnprintf wrote. */
+	if (room)
+		b->s[b->len] = '\0';
+	if (n >= 0) {
+		b->dropped += n;
+		errno = ENOSPC;
+	}
+	return -1;
+}
+
+int ck_strbuf_printf(struct ck_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = ck_strbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 /*
  * The data model this object was compiled for, readable without running it:
  * the sizes of these two symbols in the ELF symbol table are sizeof(long)

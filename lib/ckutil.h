@@ -3,6 +3,7 @@
 #ifndef CK_CKUTIL_H
 #define CK_CKUTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,5 +46,30 @@ uint64_t ck_random_seed(void);
  * UTF-8, are written as they are.
  */
 void ck_print_name(FILE *f, const char *name, size_t len);
+
+/*
+ * A string built in a fixed buffer that is never overrun: always
+ * NUL-terminated, and each append goes in whole or not at all, so a
+ * "key=value" word is never cut in two.  An append that does not fit is
+ * left out and counted in `dropped`; later appends that fit still go in.
+ *
+ *	char line[80];
+ *	struct ck_strbuf b;
+ *	ck_strbuf_init(&b, line, sizeof(line));
+ *	if (ck_strbuf_printf(&b, " dir=%s", path))
+ *		... say that the path did not fit
+ */
+struct ck_strbuf {
+	char *s;
+	size_t size;    /* of s, the NUL included (at least 1) */
+	size_t len;     /* strlen(s) */
+	size_t dropped; /* bytes of appends left out for want of room */
+};
+void ck_strbuf_init(struct ck_strbuf *b, char *s, size_t size);
+/* Append; 0, or -1 when it was left out (errno ENOSPC, or vsnprintf's). */
+int ck_strbuf_printf(struct ck_strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ck_strbuf_vprintf(struct ck_strbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -287,6 +287,25 @@ int main(void)
 		free(out);
 	}
 
+	/* The bounded builder: whole appends or none, never past the buffer. */
+	{
+		char area[8 + 8];	/* a buffer of 8 and a guard behind it */
+		struct ck_strbuf b;
+
+		memset(area, '#', sizeof(area));
+		ck_strbuf_init(&b, area, 8);
+		int r1 = ck_strbuf_printf(&b, "abc");
+		int r2 = ck_strbuf_printf(&b, "%s", "defgh");	/* 8 + NUL: no */
+		int r3 = ck_strbuf_printf(&b, "d%sg", "ef");	/* 7 + NUL: exactly */
+		int r4 = ck_strbuf_printf(&b, "%s", "");
+		int r5 = ck_strbuf_printf(&b, "x");
+		CHECK(!r1 && r2 == -1 && !r3 && !r4 && r5 == -1 && !strcmp(area, "abcdefg") &&
+		      b.len == 7 && b.dropped == 6 && !memcmp(area + 8, "########", 8),
+		      "strbuf: \"%s\", %zu bytes, %zu left out, guard intact", area, b.len, b.dropped);
+		ck_strbuf_init(&b, NULL, 0);
+		CHECK(ck_strbuf_printf(&b, "x") == -1 && b.dropped == 1, "strbuf: a zero-size buffer takes nothing");
+	}
+
 	/*
 	 * The wire format and the text forms, pinned: the CRC-32 of the whole
 	 * stream above and of its text and JSON lines, taken from the writer

@@ -522,28 +522,38 @@ static void report_drops(struct cookie_trace_bpf *obj)
 	drops_reported = total;
 }
 
-static void hello_text(char *buf, size_t len, const struct hook_state st[NHOOKS])
+/*
+ * The HELLO record: how this writer runs.  --dir's path is the one word
+ * of unbounded length, so it goes last: whatever else the HELLO says fits
+ * (the rest is under 300 bytes), and a path too long for the record is
+ * left out whole, said on stderr; ino= still names the directory.
+ */
+static void hello_fill(struct ck_rec *r, const struct hook_state st[NHOOKS])
 {
 	struct utsname u;
-	int n;
 
 	uname(&u);
-	n = snprintf(buf, len, "writer=cookie-trace version=1 kernel=%s filldir=%s llseek=%s "
-		     "ringbuf=%llu", u.release, st[HOOK_FILLDIR].fentry ? "fexit" : "kprobe",
-		     st[HOOK_LLSEEK].fentry ? "fentry" : "kprobe",
-		     (unsigned long long)env.ringbuf_size);
-	if (env.dir)
-		n += snprintf(buf + n, len - n, " dir=%s", env.dir);
+	ck_rec_hello_start(r, monotonic_ns(),
+			   (st[HOOK_FILLDIR].fentry ? CK_REC_H_FENTRY : 0) |
+			   (env.dir_ino || env.pid || env.comm || env.nfsd_only ? CK_REC_H_FILTERED : 0));
+	ck_rec_hello_add(r, "writer=cookie-trace version=1 kernel=%s filldir=%s llseek=%s ringbuf=%llu",
+			 u.release, st[HOOK_FILLDIR].fentry ? "fexit" : "kprobe",
+			 st[HOOK_LLSEEK].fentry ? "fentry" : "kprobe",
+			 (unsigned long long)env.ringbuf_size);
 	if (env.dir_ino)
-		n += snprintf(buf + n, len - n, " ino=%llu", (unsigned long long)env.dir_ino);
+		ck_rec_hello_add(r, "ino=%llu", (unsigned long long)env.dir_ino);
 	if (env.pid)
-		n += snprintf(buf + n, len - n, " pid=%u", env.pid);
+		ck_rec_hello_add(r, "pid=%u", env.pid);
 	if (env.comm)
-		n += snprintf(buf + n, len - n, " comm=%s", env.comm);
+		ck_rec_hello_add(r, "comm=%s", env.comm);
 	if (env.nfsd_only)
-		n += snprintf(buf + n, len - n, " nfsd-only=1");
+		ck_rec_hello_add(r, "nfsd-only=1");
 	if (env.coarse_clock)
-		snprintf(buf + n, len - n, " clock=coarse");
+		ck_rec_hello_add(r, "clock=coarse");
+	if (env.dir && ck_rec_hello_add(r, "dir=%s", env.dir))
+		fprintf(stderr, "cookie-trace: --dir %.40s... is %zu bytes, too long for the HELLO "
+			"record's %d bytes of text: the HELLO names the directory by ino=%llu only\n",
+			env.dir, strlen(env.dir), CK_REC_TEXT_MAX, (unsigned long long)env.dir_ino);
 }
 
 /*
@@ -647,7 +657,7 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb = NULL;
 	struct hook_state st[NHOOKS];
 	struct btf *btf = NULL;
-	char hello[CK_REC_TEXT_MAX];
+	static struct ck_rec hello;	/* 1.4 KB */
 	__u64 deadline = 0;
 	int err;
 
@@ -714,19 +724,11 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	hello_text(hello, sizeof(hello), st);
-	{
-		struct ck_rec r = { .kind = CK_REC_HELLO, .ts_ns = monotonic_ns(),
-				    .flags = (st[HOOK_FILLDIR].fentry ? CK_REC_H_FENTRY : 0) |
-					     (env.dir_ino || env.pid || env.comm || env.nfsd_only ?
-					      CK_REC_H_FILTERED : 0) };
-		r.text_len = strlen(hello);
-		memcpy(r.text, hello, r.text_len);
-		emit(&r);
-		fflush(out);
-	}
+	hello_fill(&hello, st);
+	emit(&hello);
+	fflush(out);
 	/* Tests and scripts wait for this line before starting the workload. */
-	fprintf(stderr, "cookie-trace: tracing (%s)\n", hello);
+	fprintf(stderr, "cookie-trace: tracing (%s)\n", hello.text);
 	for (int i = 0; i < NHOOKS; i++)
 		if (!st[i].fentry && st[i].why[0])
 			fprintf(stderr, "cookie-trace: %s via kprobes: %s\n", hooks[i], st[i].why);

@@ -207,6 +207,35 @@ int ck_rec_write(FILE *f, const struct ck_rec *r)
 	return fwrite(buf, 1, n, f) == (size_t)n ? 0 : -1;
 }
 
+void ck_rec_hello_start(struct ck_rec *r, uint64_t ts_ns, uint32_t flags)
+{
+	/* Not the whole struct: 1.4 KB, and no HELLO field lies outside these. */
+	r->kind = CK_REC_HELLO;
+	r->ts_ns = ts_ns;
+	r->flags = flags;
+	r->text_len = 0;
+	r->text[0] = '\0';
+}
+
+int ck_rec_hello_add(struct ck_rec *r, const char *fmt, ...)
+{
+	char words[CK_REC_TEXT_MAX + 1];
+	struct ck_strbuf w, text = { .s = r->text, .size = CK_REC_TEXT_MAX + 1,
+				     .len = r->text_len };
+	va_list ap;
+	int ret;
+
+	/* Formatted apart first, so the separating space goes in with them or not at all. */
+	ck_strbuf_init(&w, words, sizeof(words));
+	va_start(ap, fmt);
+	ret = ck_strbuf_vprintf(&w, fmt, ap);
+	va_end(ap);
+	if (ret || ck_strbuf_printf(&text, "%s%s", r->text_len ? " " : "", words))
+		return -1;
+	r->text_len = text.len;
+	return 0;
+}
+
 int ck_rec_write_hello(FILE *f, uint64_t ts_ns, uint32_t flags, const char *text)
 {
 	struct ck_rec r = { .kind = CK_REC_HELLO, .ts_ns = ts_ns, .flags = flags };

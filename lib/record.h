@@ -216,6 +216,16 @@ const char *ck_rec_kind_name(enum ck_rec_kind kind); /* "filldir", ... or "?" */
  */
 int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size);
 
+/*
+ * A HELLO record, its text built word by word within CK_REC_TEXT_MAX:
+ * ck_rec_hello_start() empties r into a HELLO; ck_rec_hello_add() appends
+ * one or more "key=value" words (a space before them unless they are the
+ * first) whole, or returns -1 (errno ENOSPC) and leaves the text as it was.
+ */
+void ck_rec_hello_start(struct ck_rec *r, uint64_t ts_ns, uint32_t flags);
+int ck_rec_hello_add(struct ck_rec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Encode and fwrite; returns 0 or -1 (errno set). */
 int ck_rec_write(FILE *f, const struct ck_rec *r);
 /* Convenience writers for the two non-event kinds. */

@@ -307,6 +307,47 @@ int main(void)
 	}
 
 	/*
+	 * HELLO words, as cookie-trace writes them (the path last), with --dir
+	 * paths of every length up to 2 KB: the text stays within
+	 * CK_REC_TEXT_MAX, the path is there whole or not at all, the other
+	 * words always, and the record round-trips.  (cookie-trace used to add
+	 * up snprintf's results, so a path of ~1 KB made it write past its
+	 * 1024-byte buffer.)
+	 */
+	{
+		static char dir[2100];
+		static struct ck_rec h;
+		int hello_ok = 1, fitted = 0, longest = 0;
+
+		for (int dlen = 0; hello_ok && dlen <= 2048; dlen++) {
+			memset(dir, 'd', dlen);
+			dir[0] = '/';
+			dir[dlen] = '\0';
+			ck_rec_hello_start(&h, 5, CK_REC_H_FENTRY | CK_REC_H_FILTERED);
+			const char *head = "writer=test version=1 kernel=6.1.192 ringbuf=16777216 ino=1234 comm=dirprobe";
+			int rest = ck_rec_hello_add(&h, "writer=test version=1 kernel=%s ringbuf=%d", "6.1.192", 1 << 24) |
+				   ck_rec_hello_add(&h, "ino=%d", 1234) | ck_rec_hello_add(&h, "comm=%s", "dirprobe");
+			int dir_in = dlen && !ck_rec_hello_add(&h, "dir=%s", dir);
+			int n = ck_rec_encode(&h, one, sizeof(one));
+
+			feed_chunks(g, one, n > 0 ? n : 0, 97, &dirty);
+			hello_ok = h.text_len <= CK_REC_TEXT_MAX && strlen(h.text) == h.text_len && !rest &&
+				   !strncmp(h.text, head, strlen(head)) &&
+				   h.text_len == strlen(head) + (dir_in ? strlen(" dir=") + dlen : 0) &&
+				   n == CK_REC_HDR_LEN + CK_REC_HELLO_LEN + h.text_len &&
+				   g->n == 1 && !g->errors && same(&g->rec[0], &h);
+			if (!hello_ok)
+				printf("  --dir of %d bytes: text %u bytes: %.60s...\n", dlen, h.text_len, h.text);
+			fitted += dir_in;
+			if (h.text_len > longest)
+				longest = h.text_len;
+		}
+		CHECK(hello_ok && fitted > 900 && longest == CK_REC_TEXT_MAX,
+		      "HELLO with --dir of 0..2048 bytes: the path went in whole %d times, longest text "
+		      "%d bytes, the other words always there", fitted, longest);
+	}
+
+	/*
 	 * The wire format and the text forms, pinned: the CRC-32 of the whole
 	 * stream above and of its text and JSON lines, taken from the writer
 	 * before the field table replaced the hand-written offsets.  A change

@@ -30,6 +30,7 @@
 #include <bpf/bpf.h>
 
 #include "cookie-trace.h"
+#include "cookie-trace-rec.h"
 #include "cookie-trace.skel.h"
 #include "record.h"
 
@@ -471,39 +472,16 @@ static void emit(const struct ck_rec *r)
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
-	const struct event *e = data;
 	/*
-	 * Not zeroed: every field an event record carries is set below, and
-	 * ck_rec_encode reads no others (the DROP/HELLO fields and the text
-	 * buffer, most of the struct's 1.4 KB, stay untouched).
+	 * Not zeroed per event: ck_rec_from_event sets every field an event
+	 * record carries, and ck_rec_encode reads no others (the DROP/HELLO
+	 * fields and the text buffer, most of the struct's 1.4 KB).
 	 */
 	static struct ck_rec r;
 
 	(void)ctx;
-	if (size < sizeof(*e) || size < sizeof(*e) + e->name_len)
+	if (ck_rec_from_event(&r, data, size))
 		return 0;
-	r.kind = e->kind;
-	r.ts_ns = e->ts_ns;
-	r.pid = e->pid;
-	r.tgid = e->tgid;
-	memcpy(r.comm, e->comm, TASK_COMM_LEN);
-	r.comm[TASK_COMM_LEN] = 0;
-	r.flags = e->flags;
-	r.f_mode = e->f_mode;
-	r.dev = e->dev;
-	r.dir_ino = e->dir_ino;
-	r.ino = e->ino;
-	r.major = e->major;
-	r.minor = e->minor;
-	r.cookie = e->cookie;
-	r.chain_index = e->chain_index;
-	r.chain_len = e->chain_len;
-	r.offset = e->offset;
-	r.whence = e->whence;
-	r.result = e->result;
-	r.name_len = e->name_len > CK_REC_NAME_MAX ? CK_REC_NAME_MAX : e->name_len;
-	memcpy(r.name, e->name, r.name_len);
-	r.name[r.name_len] = 0;
 	emit(&r);
 	events_out++;
 	return 0;

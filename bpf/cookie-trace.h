@@ -10,14 +10,14 @@
 #define NAME_LEN	256	/* EXT4_NAME_LEN 255 + room for the verifier's bound */
 #define MAX_CHAIN	8	/* fname->next names walked per call_filldir */
 
-/* Same numbers as enum ck_rec_kind (lib/record.h), so the loader copies them. */
+/* The numbers of enum ck_rec_kind (lib/record.h): cookie-trace-rec.h checks it. */
 enum event_kind {
 	EV_FILLDIR = 2,
 	EV_LLSEEK_ENTRY = 3,
 	EV_LLSEEK_EXIT = 4,
 };
 
-/* Same bits as CK_REC_F_* (lib/record.h). */
+/* The bits of CK_REC_F_* (lib/record.h), checked likewise. */
 #define EVF_NFSD	0x01
 #define EVF_COMPAT	0x02
 #define EVF_FMODE32	0x04

@@ -80,12 +80,14 @@ static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 
 #define PUT_U64(p, m, n) put64(p, m)
 #define PUT_S64(p, m, n) put64(p, (uint64_t)(m))
 #define PUT_STR(p, m, n) memcpy(p, m, strnlen(m, n))
+#define PUT_LEN PUT_U16
 #define PUT_PAD(p, m, n) (void)0
 #define GET_U16(p, m, n) (m = get16(p))
 #define GET_U32(p, m, n) (m = get32(p))
 #define GET_U64(p, m, n) (m = get64(p))
 #define GET_S64(p, m, n) (m = (int64_t)get64(p))
 #define GET_STR(p, m, n) memcpy(m, p, n) /* m is one longer, and zeroed */
+#define GET_LEN GET_U16
 #define GET_PAD(p, m, n) (void)0
 #define ENCODE_FIELD(member, off, size, wire, json, shown) PUT_##wire(b + (off), r->member, size);
 #define DECODE_FIELD(member, off, size, wire, json, shown) GET_##wire(b + (off), r->member, size);
@@ -105,6 +107,7 @@ struct hello_wire { CK_REC_HELLO_FIELDS(WIRE_BYTES) };
 #define FITS_U32 FITS_U16
 #define FITS_U64 FITS_U16
 #define FITS_S64 FITS_U16
+#define FITS_LEN FITS_U16
 #define FITS_STR(member, size) _Static_assert(REC_MEMBER_SIZE(member) == (size) + 1, #member " is not " #size " bytes and a NUL");
 #define FITS_PAD(member, size)
 #define CHECK_FIELD(body, member, off, size, wire)						\

@@ -112,7 +112,8 @@ enum ck_rec_kind {
  *   member  the struct ck_rec member; also its JSON key
  *   off     byte offset in the body; size: bytes on the wire
  *   wire    U16, U32, U64 unsigned; S64 signed (two's complement); STR bytes,
- *           NUL-padded; PAD written as 0, never read.  Little-endian.
+ *           NUL-padded; LEN a U16, the length of the bytes that follow the
+ *           fixed fields; PAD written as 0, never read.  Little-endian.
  *   json    NUM a number; STR a string; FLAGS the flags as nfsd, compat,
  *           fmode32, fmode64 and the width; COOKIE the cookie, called "pos"
  *           in the llseek kinds (there it is f_pos); NONE not shown
@@ -136,7 +137,7 @@ enum ck_rec_kind {
 	X(offset,       84,  8, S64, NUM,    LLSEEK)      \
 	X(whence,       92,  4, U32, NUM,    LLSEEK)      \
 	X(result,       96,  8, S64, NUM,    LLSEEK_EXIT) \
-	X(name_len,    104,  2, U16, NONE,   NONE)        \
+	X(name_len,    104,  2, LEN, NONE,   NONE)        \
 	X(reserved,    106,  2, PAD, NONE,   NONE)
 	/* then name_len bytes of name, shown in FILLDIR */
 
@@ -148,7 +149,7 @@ enum ck_rec_kind {
 #define CK_REC_HELLO_FIELDS(X)                             \
 	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
 	X(flags,         8,  4, U32, NUM,    ANY)         \
-	X(text_len,     12,  2, U16, NONE,   NONE)        \
+	X(text_len,     12,  2, LEN, NONE,   NONE)        \
 	X(reserved,     14,  2, PAD, NONE,   NONE)
 	/* then text_len bytes of text, shown */
 

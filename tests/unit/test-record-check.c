@@ -7,6 +7,7 @@
  */
 #include "record.h"
 #include "ckutil.h"
+#include "../../bpf/cookie-trace-rec.h"	/* cookie-trace's event -> record */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,50 @@ int main(void)
 			lines += *c == '\n';
 		CHECK(lines == 2, "text and JSON: one line per record");
 		free(out);
+	}
+
+	/*
+	 * cookie-trace's ring-buffer event to a record: every field, through
+	 * the encoder and the parser; a short event refused, a long name bounded.
+	 */
+	{
+		static union { struct event e; uint8_t raw[sizeof(struct event) + NAME_LEN]; } ev;
+		static struct ck_rec from, want;
+		struct event *e = &ev.e;
+		size_t full;
+
+		want = sample_event(CK_REC_LLSEEK_EXIT, 3);
+		want.name_len = 3;
+		memcpy(want.name, "a\0b", 3);
+		want.flags |= CK_REC_F_TRUNC;
+		want.ino = 4000000077ULL;	/* the filldir fields too: an event carries them all */
+		want.major = 0xdeadbeee;
+		want.minor = 0x01020304;
+		want.chain_index = 1;
+		want.chain_len = 2;
+		*e = (struct event){
+			.ts_ns = want.ts_ns, .dir_ino = want.dir_ino, .ino = want.ino,
+			.cookie = want.cookie, .offset = want.offset, .result = want.result,
+			.pid = want.pid, .tgid = want.tgid, .kind = EV_LLSEEK_EXIT, .flags = want.flags,
+			.f_mode = want.f_mode, .dev = want.dev, .major = want.major, .minor = want.minor,
+			.chain_index = want.chain_index, .chain_len = want.chain_len,
+			.whence = want.whence, .name_len = 3,
+		};
+		memcpy(e->comm, want.comm, TASK_COMM_LEN);
+		memcpy(e->name, "a\0b", 3);
+		full = sizeof(*e) + e->name_len;
+		int conv = ck_rec_from_event(&from, e, full);
+		int n = ck_rec_encode(&from, one, sizeof(one));
+		feed_chunks(g, one, n > 0 ? n : 0, 5, &dirty);
+		CHECK(!conv && g->n == 1 && !g->errors && same(&g->rec[0], &want),
+		      "event -> record -> stream -> record: every field kept");
+		CHECK(ck_rec_from_event(&from, e, full - 1) == -1 &&
+		      ck_rec_from_event(&from, e, sizeof(*e) - 1) == -1, "a short event refused");
+		e->name_len = NAME_LEN;
+		memset(e->name, 'n', NAME_LEN);
+		CHECK(!ck_rec_from_event(&from, e, sizeof(*e) + NAME_LEN) && from.name_len == CK_REC_NAME_MAX &&
+		      ck_rec_encode(&from, one, sizeof(one)) > 0, "a name of %d bytes bounded to %d",
+		      NAME_LEN, CK_REC_NAME_MAX);
 	}
 
 	/* The bounded builder: whole appends or none, never past the buffer. */

@@ -37,7 +37,8 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 	bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
 $(BPF_OUT)/cookie-trace.o: $(TOP)/bpf/cookie-trace.c $(TOP)/bpf/cookie-trace.h \
-		$(TOP)/bpf/cookie-trace-rec.h $(BPF_OUT)/cookie-trace.skel.h $(TOP)/lib/record.h
+		$(TOP)/bpf/cookie-trace-rec.h $(BPF_OUT)/cookie-trace.skel.h \
+		$(TOP)/lib/record.h $(TOP)/lib/ckutil.h
 	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
 $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a

@@ -32,6 +32,7 @@
 #include "cookie-trace.h"
 #include "cookie-trace-rec.h"
 #include "cookie-trace.skel.h"
+#include "ckutil.h"
 #include "record.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_RECORD };
@@ -109,30 +110,9 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static int parse_u64(const char *s, __u64 max, __u64 *out, bool suffix)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!s[0] || s[0] == '-')
-		return -1;
-	v = strtoull(s, &end, 0);
-	if (errno)
-		return -1;
-	if (suffix && (*end == 'K' || *end == 'k'))
-		v <<= 10, end++;
-	else if (suffix && (*end == 'M' || *end == 'm'))
-		v <<= 20, end++;
-	if (*end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	__u64 v;
+	uint64_t v;
 
 	switch (key) {
 	case 'h':
@@ -145,13 +125,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.dir = arg;
 		break;
 	case OPT_INO:
-		if (parse_u64(arg, UINT64_MAX, &env.dir_ino, false) || !env.dir_ino) {
+		if (ck_parse_u64(arg, 1, UINT64_MAX, &v)) {
 			fprintf(stderr, "--ino %s: not an inode number\n", arg);
 			argp_usage(state);
 		}
+		env.dir_ino = v;
 		break;
 	case 'p':
-		if (parse_u64(arg, INT32_MAX, &v, false) || !v) {
+		if (ck_parse_u64(arg, 1, INT32_MAX, &v)) {
 			fprintf(stderr, "--pid %s: not a process id\n", arg);
 			argp_usage(state);
 		}
@@ -189,20 +170,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_RINGBUF:
-		if (parse_u64(arg, 1ULL << 30, &v, true) || v < 4096 || (v & (v - 1))) {
+		if (ck_parse_size(arg, 4096, 1ULL << 30, &v) || (v & (v - 1))) {
 			fprintf(stderr, "--ringbuf-size %s: need a power of two from 4096 to 1G\n", arg);
 			argp_usage(state);
 		}
 		env.ringbuf_size = v;
 		break;
 	case OPT_WAKEUP:
-		if (parse_u64(arg, 1ULL << 30, &env.wakeup_bytes, true)) {
+		if (ck_parse_size(arg, 0, 1ULL << 30, &v)) {
 			fprintf(stderr, "--wakeup-bytes %s: not a size\n", arg);
 			argp_usage(state);
 		}
+		env.wakeup_bytes = v;
 		break;
 	case OPT_POLL:
-		if (parse_u64(arg, 10000, &v, false) || !v) {
+		if (ck_parse_u64(arg, 1, 10000, &v)) {
 			fprintf(stderr, "--poll-ms %s: need 1..10000\n", arg);
 			argp_usage(state);
 		}
@@ -221,7 +203,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'd':
-		if (parse_u64(arg, 86400 * 365, &v, false) || !v) {
+		if (ck_parse_u64(arg, 1, 86400 * 365, &v)) {
 			fprintf(stderr, "--duration %s: need whole seconds > 0\n", arg);
 			argp_usage(state);
 		}

@@ -63,6 +63,30 @@ int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char num[32];
+	size_t n = strlen(s);
+	int shift = 0;
+	uint64_t v;
+
+	if (n && strchr("kK", s[n - 1]))
+		shift = 10;
+	else if (n && strchr("mM", s[n - 1]))
+		shift = 20;
+	if (shift) {	/* the number without its suffix */
+		if (n > sizeof(num))
+			return -1;
+		memcpy(num, s, n - 1);
+		num[n - 1] = '\0';
+		s = num;
+	}
+	if (ck_parse_u64(s, 0, max >> shift, &v) || v << shift < min)
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
 int ck_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;

@@ -23,6 +23,12 @@ char *ck_xstrdup(const char *s);
  * Returns 0, or -1 (errno-checked strtoull; sign, junk, range all refused).
  */
 int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/*
+ * A size: the same, with an optional binary suffix K or M (either case,
+ * x1024, x1048576), e.g. "16M", "0x400", "64k".  Returns 0 or -1; a value
+ * that would overflow is refused, not wrapped.
+ */
+int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Same for a double (e.g. probabilities), via strtod + errno. */
 int ck_parse_double(const char *s, double min, double max, double *out);
 

@@ -7,7 +7,8 @@
  *     debugfs dx_hash, not by this library);
  *   - UUID seed parsing, and the superblock parser's refusals;
  *   - the checked allocations: out of memory ends the program with
- *     "NAME: out of memory" and exit 1, a size of 0 is not a failure.
+ *     "NAME: out of memory" and exit 1, a size of 0 is not a failure;
+ *   - size parsing (ck_parse_size).
  * Run by tests/unit/test-lib (and under sanitizers by test-asan).
  */
 #include <inttypes.h>
@@ -284,9 +285,43 @@ static void check_alloc(void)
 	       failures == before ? "ok" : "FAILED");
 }
 
+static void check_parse(void)
+{
+	static const struct { const char *s; uint64_t min, max; int ok; uint64_t v; } cases[] = {
+		{ "16M", 4096, 1 << 30, 1, 16 << 20 },
+		{ "64k", 0, 1 << 30, 1, 64 << 10 },
+		{ "0x400", 0, 1 << 30, 1, 0x400 },
+		{ "010K", 0, 1 << 30, 1, 8 << 10 },	/* strtoull's base 0: octal */
+		{ " 4096", 4096, 1 << 30, 1, 4096 },
+		{ "1G", 0, UINT64_MAX, 0, 0 },
+		{ "1024M", 0, 1 << 30, 1, 1 << 30 },
+		{ "1025M", 0, 1 << 30, 0, 0 },
+		{ "3K", 4096, 1 << 30, 0, 0 },
+		{ "17592186044417M", 0, UINT64_MAX, 0, 0 },	/* 2^64 + 1M: refused, not wrapped */
+		{ "16777215M", 0, UINT64_MAX, 1, 16777215ULL << 20 },
+		{ "M", 0, 1 << 30, 0, 0 },
+		{ "", 0, 1 << 30, 0, 0 },
+		{ "-1K", 0, 1 << 30, 0, 0 },
+		{ "+4K", 0, 1 << 30, 0, 0 },
+		{ "4KK", 0, 1 << 30, 0, 0 },
+		{ "4K ", 0, 1 << 30, 0, 0 },
+		{ "4 K", 0, 1 << 30, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+		int ok = !ck_parse_size(cases[i].s, cases[i].min, cases[i].max, &v);
+
+		CHECK(ok == cases[i].ok && (!ok || v == cases[i].v), "ck_parse_size(\"%s\", %" PRIu64
+		      ", %" PRIu64 "): %s %" PRIu64, cases[i].s, cases[i].min, cases[i].max,
+		      ok ? "took" : "refused", v);
+	}
+}
+
 int main(void)
 {
 	check_codec();
+	check_parse();
 	check_hash();
 	check_superblock();
 	check_alloc();

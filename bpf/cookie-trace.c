@@ -165,7 +165,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PORT: {
 		static char path[256];
-		snprintf(path, sizeof(path), "/dev/virtio-ports/%s", arg);
+		struct ck_strbuf b;
+
+		ck_strbuf_init(&b, path, sizeof(path));
+		if (ck_strbuf_printf(&b, "/dev/virtio-ports/%s", arg)) {
+			fprintf(stderr, "--port %.40s...: a port name is at most %zu bytes\n",
+				arg, sizeof(path) - 1 - strlen("/dev/virtio-ports/"));
+			argp_usage(state);
+		}
 		env.output = path;
 		break;
 	}

@@ -2,8 +2,9 @@
 /*
  * The cookiekit trace record stream: what cookie-trace writes (-w FILE, the
  * virtio port ck.trace, stdout with --format record) and what every reader
- * (cookie-groups, cookie-top, replay) parses.  This comment is the one place
- * the format is documented; lib/record.c is the one parser and writer.
+ * (cookie-groups, cookie-top, replay) parses.  This header, this comment
+ * and the field tables below, is the one place the format is documented;
+ * lib/record.c is the one parser and writer.
  *
  * STREAM
  *   A stream is a sequence of records.  The first record a writer emits is a

@@ -505,11 +505,7 @@ int main(int argc, char **argv)
 				}
 			} else if (n == 0 || errno != EAGAIN) {
 				/* end of this stream: report a truncated tail, keep what we have */
-				struct ck_rec_stats st;
-				ck_rec_parser_stats(a.parser, &st);
-				/* (lib/record's finish memmoves a NULL buffer when nothing was fed) */
-				if (st.bytes)
-					ck_rec_parser_finish(a.parser);
+				ck_rec_parser_finish(a.parser);
 				a.src.ops->close(&a.src);
 				open = 0;
 				if (a.src.retry) {

@@ -60,6 +60,8 @@ struct app {
 	int rows, cols;
 	struct layout layout;
 	struct canvas canvas;
+	struct render_cache render_cache;
+	int dir_rows;    /* the directory table's rows in the last full frame: Enter needs one */
 	const char *export_dir;
 	/* replay pacing */
 	double pace_wall0;
@@ -230,7 +232,7 @@ static void handle_key(struct app *a, int k)
 		snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
 		break;
 	case TERM_KEY_ENTER:
-		if (u->view == LAYOUT_MAIN && a->m->ndirs && u->nrows_dir) {
+		if (u->view == LAYOUT_MAIN && a->m->ndirs && a->dir_rows) {
 			u->view = LAYOUT_DIR;
 			u->scroll = -1;
 		} else {
@@ -285,6 +287,20 @@ static void update_rate(struct app *a, double now)
 	}
 }
 
+/* A full frame, and what it showed taken back into the view state. */
+static void frame_render(struct app *a)
+{
+	struct render_shown shown;
+
+	render(a->m, &a->ui, &a->layout, &a->render_cache, &a->canvas, &shown);
+	a->ui.view = shown.view;
+	a->ui.sel = shown.sel;
+	a->ui.dir = shown.dir;
+	a->ui.scroll = shown.scroll;
+	if (shown.dir_rows >= 0)
+		a->dir_rows = shown.dir_rows;
+}
+
 static void frame(struct app *a)
 {
 	double now = now_s();
@@ -312,7 +328,7 @@ static void frame(struct app *a)
 		if (a->ui.paused && !resized)
 			render_status(a->m, &a->ui, &a->layout, &a->canvas);
 		else
-			render(a->m, &a->ui, &a->layout, &a->canvas);
+			frame_render(a);
 		term_draw(&a->canvas);
 		a->next_frame = now + 0.25;
 		return;
@@ -326,7 +342,7 @@ static void frame(struct app *a)
 		snapshot_json(a->m, &a->ui, stdout);
 	} else {
 		layout_compute(a->rows, a->cols, LAYOUT_MAIN, &a->layout);
-		render(a->m, &a->ui, &a->layout, &a->canvas);
+		frame_render(a);
 		printf("--- cookie-top frame %d\n", a->frames_done);
 		canvas_print(&a->canvas, stdout);
 	}
@@ -552,7 +568,7 @@ int main(int argc, char **argv)
 		rc = 3;
 	ck_rec_parser_free(a.parser);
 	canvas_free(&a.canvas);
-	ui_free(&a.ui);
+	render_cache_free(&a.render_cache);
 	tm_free(a.m);
 	free(a.m);
 	return rc;

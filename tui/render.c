@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cookie-top frames into a character canvas; see render.h.  No curses here. */
+/*
+ * cookie-top frames into a character canvas; see render.h.  No curses here,
+ * and no state: what a frame needs from the last one is in the caller's
+ * struct render_cache, what it showed goes into struct render_shown.
+ */
+#define _GNU_SOURCE /* qsort_r: the sort orders take the model as an argument */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,7 +151,7 @@ static void human(double v, char *buf, size_t size)
 
 const char *sort_name(enum sort_key k)
 {
-	static const char *n[SORT_N] = { "events", "names", "pairs", "pairs/expected", "dir" };
+	static const char *const n[SORT_N] = { "events", "names", "pairs", "pairs/expected", "dir" };
 	return k < SORT_N ? n[k] : "?";
 }
 
@@ -156,10 +161,25 @@ void ui_init(struct ui *u)
 	u->highlight_secs = 5.0;
 }
 
-void ui_free(struct ui *u)
+void render_cache_free(struct render_cache *rc)
 {
-	free(u->dir_names);
-	u->dir_names = NULL;
+	free(rc->dir_order);
+	free(rc->group_order);
+	free(rc->dir_names);
+	memset(rc, 0, sizeof(*rc));
+}
+
+/* Grow one of the cache's index arrays to hold n; 0 or -1. */
+static int order_reserve(uint32_t **order, uint32_t *cap, uint32_t n)
+{
+	if (*cap >= n)
+		return 0;
+	uint32_t *grown = realloc(*order, n * sizeof(*grown));
+	if (!grown)
+		return -1;
+	*order = grown;
+	*cap = n;
+	return 0;
 }
 
 static int contains(const char *hay, const char *needle)
@@ -199,16 +219,19 @@ static void pane_title(struct canvas *c, const struct rect *p, const char *fmt, 
 	fill_attr(c, p->y, p->x, p->w, AT_TITLE);
 }
 
-static const struct tm_model *sort_model;
-static enum sort_key sort_by;
+struct dir_sort {
+	const struct tm_model *m;
+	enum sort_key by;
+};
 
-static int dir_cmp(const void *a, const void *b)
+static int dir_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_dir *x = &sort_model->dirs[*(const uint32_t *)a];
-	const struct tm_dir *y = &sort_model->dirs[*(const uint32_t *)b];
+	const struct dir_sort *k = arg;
+	const struct tm_dir *x = &k->m->dirs[*(const uint32_t *)a];
+	const struct tm_dir *y = &k->m->dirs[*(const uint32_t *)b];
 	double vx = 0, vy = 0;
 
-	switch (sort_by) {
+	switch (k->by) {
 	case SORT_EVENTS: vx = x->events; vy = y->events; break;
 	case SORT_NAMES: vx = dsum(x->names); vy = dsum(y->names); break;
 	case SORT_PAIRS: vx = dsum(x->pairs); vy = dsum(y->pairs); break;
@@ -237,41 +260,32 @@ static int dir_matches(const struct tm_model *m, const struct ui *u, uint32_t i)
 	return contains(t, u->filter) || contains(m->dirs[i].last_comm, u->filter);
 }
 
-static void pane_dirs(const struct tm_model *m, struct ui *u, const struct rect *p, struct canvas *c)
+static void pane_dirs(const struct tm_model *m, const struct ui *u, const struct rect *p,
+		      struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
-	static uint32_t *idx;
-	static uint32_t idx_cap;
+	struct dir_sort by = { m, u->sort };
 	uint32_t n = 0;
 
 	pane_title(c, p, " Directories (%u, sort: %s%s%s)", m->ndirs, sort_name(u->sort),
 		   u->filter[0] ? ", filter: " : "", u->filter);
-	if (p->h < 2)
+	if (p->h < 2 || order_reserve(&rc->dir_order, &rc->dir_order_cap, m->ndirs))
 		return;
-	if (idx_cap < m->ndirs) {
-		uint32_t *ni = realloc(idx, m->ndirs * sizeof(*ni));
-		if (!ni)
-			return;
-		idx = ni;
-		idx_cap = m->ndirs;
-	}
+	uint32_t *idx = rc->dir_order;
 	for (uint32_t i = 0; i < m->ndirs; i++)
 		if (dir_matches(m, u, i))
 			idx[n++] = i;
-	sort_model = m;
-	sort_by = u->sort;
 	if (n > 1)
-		qsort(idx, n, sizeof(*idx), dir_cmp);
+		qsort_r(idx, n, sizeof(*idx), dir_cmp, &by);
 
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "%-16s %7s %7s %5s %6s %9s %5s %4s %-8s %s",
 		"DIR", "NAMES", "COOKIES", "GRPS", "PAIRS", "EXPECTED", "WIDTH", "LOOP", "COMM", "WHY");
-	int rows = p->h - 2;
-	if (u->sel >= (int)n)
-		u->sel = n ? (int)n - 1 : 0;
-	if (u->sel < 0)
-		u->sel = 0;
-	int first = u->sel >= rows ? u->sel - rows + 1 : 0;
-	u->nrows_dir = 0;
-	for (int r = 0; r < rows && first + r < (int)n; r++) {
+	int rows = p->h - 2, sel = u->sel, drawn = 0;
+	if (sel >= (int)n)
+		sel = n ? (int)n - 1 : 0;
+	if (sel < 0)
+		sel = 0;
+	int first = sel >= rows ? sel - rows + 1 : 0;
+	for (int r = 0; r < rows && first + r < (int)n; r++, drawn++) {
 		const struct tm_dir *d = &m->dirs[idx[first + r]];
 		char dt[40], nm[12], ck[12], pr[12], why[160], comm[40];
 		dir_text(d->dev, d->ino, dt, sizeof(dt));
@@ -281,19 +295,19 @@ static void pane_dirs(const struct tm_model *m, struct ui *u, const struct rect 
 		tm_reasons_text(d->reasons, why, sizeof(why));
 		name_escape((const uint8_t *)d->last_comm, strlen(d->last_comm), comm, sizeof(comm));
 		uint8_t at = dsum(d->pairs) ? AT_WARN : 0;
-		if (first + r == u->sel)
+		if (first + r == sel)
 			at |= AT_REV;
 		cprintf(c, p->y + 2 + r, p->x, p->w, at, "%-16.16s %7s %7s %5" PRIu64 " %6s %9.3g %5s %4s %-8.8s %s",
 			dt, nm, ck, dsum(d->groups), pr, dir_expected(d), dir_width(d),
 			d->loops ? "LOOP" : "-", comm, why);
-		if (first + r == u->sel)
+		if (first + r == sel)
 			fill_attr(c, p->y + 2 + r, p->x, p->w, AT_REV);
-		if (u->nrows_dir < (int)(sizeof(u->rows_dir) / sizeof(u->rows_dir[0])))
-			u->rows_dir[u->nrows_dir++] = idx[first + r];
 	}
-	/* Remember the selected directory even when it scrolled. */
-	if (n && u->sel - first >= 0 && u->sel - first < u->nrows_dir)
-		u->dir = u->rows_dir[u->sel - first];
+	shown->sel = sel;
+	shown->dir_rows = drawn;
+	/* the selected directory, even when the table scrolled to it */
+	if (sel - first < drawn)
+		shown->dir = idx[sel];
 	if (!n)
 		canvas_put(c, p->y + 2, p->x, p->w, AT_DIM,
 			   m->ndirs ? "  (no directory matches the filter)" : "  (no directory events yet)");
@@ -342,19 +356,18 @@ static int draw_group(const struct tm_model *m, const struct ui *u, const struct
 	return line;
 }
 
-static const struct tm_model *gsort_model;
-static int group_cmp(const void *a, const void *b)
+static int group_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_group *x = &gsort_model->groups[*(const uint32_t *)a];
-	const struct tm_group *y = &gsort_model->groups[*(const uint32_t *)b];
+	const struct tm_model *m = arg;
+	const struct tm_group *x = &m->groups[*(const uint32_t *)a];
+	const struct tm_group *y = &m->groups[*(const uint32_t *)b];
 	uint64_t ux = x->seen_seq, uy = y->seen_seq; /* most recently read first */
 	return ux != uy ? (ux > uy ? -1 : 1) : 0;
 }
 
-static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect *p, struct canvas *c)
+static void pane_colls(const struct tm_model *m, const struct ui *u, const struct rect *p,
+		       struct render_cache *rc, struct canvas *c)
 {
-	static uint32_t *idx;
-	static uint32_t cap;
 	uint64_t pairs = 0;
 	double expect = 0;
 	uint32_t n = 0;
@@ -365,21 +378,14 @@ static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect
 	}
 	pane_title(c, p, " Collisions (most recently read first): %u groups, %" PRIu64 " pairs observed, %.3g expected by chance (birthday)",
 		   m->ngroups, pairs, expect);
-	if (p->h < 2)
+	if (p->h < 2 || order_reserve(&rc->group_order, &rc->group_order_cap, m->ngroups))
 		return;
-	if (cap < m->ngroups) {
-		uint32_t *ni = realloc(idx, m->ngroups * sizeof(*ni));
-		if (!ni)
-			return;
-		idx = ni;
-		cap = m->ngroups;
-	}
+	uint32_t *idx = rc->group_order;
 	for (uint32_t i = 0; i < m->ngroups; i++)
 		if (group_matches(m, u, &m->groups[i]))
 			idx[n++] = i;
-	gsort_model = m;
 	if (n > 1)
-		qsort(idx, n, sizeof(*idx), group_cmp);
+		qsort_r(idx, n, sizeof(*idx), group_cmp, (void *)m);
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-20s %-8s %-8s %s", "COOKIE", "W", "NAME",
 		"MAJOR", "MINOR", "DIR");
 	int y = p->y + 2, end = p->y + p->h;
@@ -480,7 +486,7 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 		"TIME", "COMM", "PID", "KIND", "DIR", "COOKIE/POS", "MAJOR", "MINOR", "W", "NAME");
 	int rows = p->h - 2;
 	/* newest at the bottom: collect up to `rows` matching events, newest first */
-	const struct tm_tail_ev *shown[256];
+	const struct tm_tail_ev *evs[256];
 	int n = 0;
 	char name[1100];
 	for (uint64_t back = 0; n < rows && n < 256; back++) {
@@ -489,10 +495,10 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 			break;
 		name_escape(e->name, e->name_len, name, sizeof(name));
 		if (tail_matches(u, e, name))
-			shown[n++] = e;
+			evs[n++] = e;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct tm_tail_ev *e = shown[n - 1 - i];
+		const struct tm_tail_ev *e = evs[n - 1 - i];
 		char line[1400];
 		name_escape(e->name, e->name_len, name, sizeof(name));
 		tail_line(e, name, line, sizeof(line));
@@ -502,11 +508,11 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 
 /* ---- drill-in: one directory */
 
-static const struct tm_model *nsort_model;
-static int name_cmp(const void *a, const void *b)
+static int name_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_name *x = &nsort_model->names[*(const uint32_t *)a];
-	const struct tm_name *y = &nsort_model->names[*(const uint32_t *)b];
+	const struct tm_model *m = arg;
+	const struct tm_name *x = &m->names[*(const uint32_t *)a];
+	const struct tm_name *y = &m->names[*(const uint32_t *)b];
 	if (x->wclass != y->wclass)
 		return x->wclass < y->wclass ? -1 : 1;
 	if (x->cookie != y->cookie)
@@ -514,38 +520,34 @@ static int name_cmp(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-static void dir_names_refresh(const struct tm_model *m, struct ui *u)
+static void dir_names_refresh(const struct tm_model *m, uint32_t dir, double now,
+			      struct render_cache *rc)
 {
-	const struct tm_dir *d = &m->dirs[u->dir];
-	uint64_t key = ((uint64_t)u->dir + 1) << 32 | (uint32_t)dsum(d->names);
+	const struct tm_dir *d = &m->dirs[dir];
+	uint64_t key = ((uint64_t)dir + 1) << 32 | (uint32_t)dsum(d->names);
 
 	/* re-sort when the directory grew, at most once a second */
-	if (key == u->dir_names_for || (u->dir_names && u->now - u->dir_names_at < 1.0 &&
-					(u->dir_names_for >> 32) == (uint64_t)u->dir + 1))
+	if (key == rc->dir_names_for || (rc->dir_names && now - rc->dir_names_at < 1.0 &&
+					 (rc->dir_names_for >> 32) == (uint64_t)dir + 1))
 		return;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->nnames; i++) {
-		if (m->names[i].dir != u->dir)
+		if (m->names[i].dir != dir)
 			continue;
-		if (n == u->dir_names_cap) {
-			uint32_t ncap = n ? n * 2 : 1024;
-			uint32_t *nn = realloc(u->dir_names, ncap * sizeof(*nn));
-			if (!nn)
-				break;
-			u->dir_names = nn;
-			u->dir_names_cap = ncap;
-		}
-		u->dir_names[n++] = i;
+		if (n == rc->dir_names_cap &&
+		    order_reserve(&rc->dir_names, &rc->dir_names_cap, n ? n * 2 : 1024))
+			break;
+		rc->dir_names[n++] = i;
 	}
-	nsort_model = m;
 	if (n > 1)
-		qsort(u->dir_names, n, sizeof(*u->dir_names), name_cmp);
-	u->ndir_names = n;
-	u->dir_names_for = key;
-	u->dir_names_at = u->now;
+		qsort_r(rc->dir_names, n, sizeof(*rc->dir_names), name_cmp, (void *)m);
+	rc->ndir_names = n;
+	rc->dir_names_for = key;
+	rc->dir_names_at = now;
 }
 
-static void render_dir(const struct tm_model *m, struct ui *u, const struct layout *l, struct canvas *c)
+static void render_dir(const struct tm_model *m, const struct ui *u, const struct layout *l,
+		       struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
 	const struct rect *p = &l->pane[PANE_DIRS];
 	const struct tm_dir *d = &m->dirs[u->dir];
@@ -567,13 +569,11 @@ static void render_dir(const struct tm_model *m, struct ui *u, const struct layo
 	}
 
 	/* this directory's strip */
-	static uint32_t counts[TM_NW][TM_STRIP_BUCKETS];
-	static uint8_t marks[TM_NW][TM_STRIP_BUCKETS];
-	memset(counts, 0, sizeof(counts));
-	memset(marks, 0, sizeof(marks));
-	dir_names_refresh(m, u);
-	for (uint32_t k = 0; k < u->ndir_names; k++) {
-		const struct tm_name *n = &m->names[u->dir_names[k]];
+	uint32_t counts[TM_NW][TM_STRIP_BUCKETS] = { { 0 } };
+	uint8_t marks[TM_NW][TM_STRIP_BUCKETS] = { { 0 } };
+	dir_names_refresh(m, u->dir, u->now, rc);
+	for (uint32_t k = 0; k < rc->ndir_names; k++) {
+		const struct tm_name *n = &m->names[rc->dir_names[k]];
 		uint32_t b = (uint32_t)((n->wclass == TM_W63 ? n->cookie >> 32 : n->cookie) & 0x7fffffff) /
 			     (0x80000000u / TM_STRIP_BUCKETS);
 		counts[n->wclass][b]++;
@@ -584,25 +584,26 @@ static void render_dir(const struct tm_model *m, struct ui *u, const struct layo
 
 	p = &l->pane[PANE_COLLS];
 	pane_title(c, p, " Names by cookie (%u; arrows/PgUp/PgDn scroll; * = shares its cookie)",
-		   u->ndir_names);
+		   rc->ndir_names);
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-8s %-8s %s", "COOKIE", "W", "MAJOR",
 		"MINOR", "NAME");
-	int rows = p->h - 2;
-	if (u->scroll < 0) {	/* just drilled in: start at the first collision */
-		u->scroll = 0;
-		for (uint32_t k = 0; k < u->ndir_names; k++)
-			if (m->names[u->dir_names[k]].group) {
-				u->scroll = k;
+	int rows = p->h - 2, scroll = u->scroll;
+	if (scroll < 0) {	/* just drilled in: start at the first collision */
+		scroll = 0;
+		for (uint32_t k = 0; k < rc->ndir_names; k++)
+			if (m->names[rc->dir_names[k]].group) {
+				scroll = k;
 				break;
 			}
 	}
-	if (u->scroll > (int)u->ndir_names - rows)
-		u->scroll = (int)u->ndir_names - rows;
-	if (u->scroll < 0)
-		u->scroll = 0;
+	if (scroll > (int)rc->ndir_names - rows)
+		scroll = (int)rc->ndir_names - rows;
+	if (scroll < 0)
+		scroll = 0;
+	shown->scroll = scroll;
 	int r = 0;
-	for (uint32_t k = u->scroll; r < rows && k < u->ndir_names; k++) {
-		const struct tm_name *n = &m->names[u->dir_names[k]];
+	for (uint32_t k = scroll; r < rows && k < rc->ndir_names; k++) {
+		const struct tm_name *n = &m->names[rc->dir_names[k]];
 		char nm[1100];
 		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (u->filter[0] && !contains(nm, u->filter))
@@ -680,7 +681,7 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 			sort_name(u->sort));
 }
 
-static const char *help_text[] = {
+static const char *const help_text[] = {
 	"cookie-top: ext4 readdir cookies, hashes and collisions, live",
 	"",
 	"q          quit (terminal restored)",
@@ -715,16 +716,19 @@ static void render_help(const struct layout *l, struct canvas *c)
 		canvas_put(c, y0 + 1 + i, x0 + 2, w - 4, i ? 0 : AT_BOLD, help_text[i]);
 }
 
-void render(const struct tm_model *m, struct ui *u, const struct layout *l, struct canvas *c)
+void render(const struct tm_model *m, const struct ui *u, const struct layout *l,
+	    struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
+	*shown = (struct render_shown){ .view = u->view, .sel = u->sel, .dir = u->dir,
+					.dir_rows = -1, .scroll = u->scroll };
 	canvas_clear(c);
 	if (!l->too_small) {
 		if (u->view == LAYOUT_DIR && u->dir < m->ndirs) {
-			render_dir(m, u, l, c);
+			render_dir(m, u, l, rc, c, shown);
 		} else {
-			u->view = LAYOUT_MAIN;
-			pane_dirs(m, u, &l->pane[PANE_DIRS], c);
-			pane_colls(m, u, &l->pane[PANE_COLLS], c);
+			shown->view = LAYOUT_MAIN;
+			pane_dirs(m, u, &l->pane[PANE_DIRS], rc, c, shown);
+			pane_colls(m, u, &l->pane[PANE_COLLS], rc, c);
 			pane_strip(m, u, &l->pane[PANE_STRIP], c, (const uint32_t (*)[TM_STRIP_BUCKETS])m->strip,
 				   (const uint8_t (*)[TM_STRIP_BUCKETS])m->strip_coll, "(all directories)");
 			pane_tail(m, u, &l->pane[PANE_TAIL], c);

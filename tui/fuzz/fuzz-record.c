@@ -32,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ck_rec_parser *p;
 	struct canvas c = { 0 };
+	struct render_cache rc = { 0 };
+	struct render_shown shown;
 	struct layout l;
 	struct ui u;
 
@@ -48,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ui_init(&u);
 	canvas_resize(&c, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
-	render(&model, &u, &l, &c);
+	render(&model, &u, &l, &rc, &c, &shown);
 	for (int i = 0; i < c.rows * c.cols; i++)
 		if (c.ch[i] < 0x20 || c.ch[i] > 0x7e)
 			abort();
@@ -56,10 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		u.view = LAYOUT_DIR;
 		u.dir = 0;
 		layout_compute(24, 80, LAYOUT_DIR, &l);
-		render(&model, &u, &l, &c);
+		render(&model, &u, &l, &rc, &c, &shown);
 	}
 	canvas_free(&c);
-	ui_free(&u);
+	render_cache_free(&rc);
 	tm_free(&model);
 	return 0;
 }

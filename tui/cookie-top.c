@@ -225,7 +225,7 @@ static void handle_key(struct app *a, int k)
 		break;
 	case 's':
 		u->sort = (u->sort + 1) % SORT_N;
-		snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", sort_name(u->sort));
+		snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", render_sort_name(u->sort));
 		break;
 	case '/':
 		u->prompt = 1;
@@ -292,7 +292,7 @@ static void frame_render(struct app *a)
 {
 	struct render_shown shown;
 
-	render(a->m, &a->ui, &a->layout, &a->render_cache, &a->canvas, &shown);
+	render_frame(a->m, &a->ui, &a->layout, &a->render_cache, &a->canvas, &shown);
 	a->ui.view = shown.view;
 	a->ui.sel = shown.sel;
 	a->ui.dir = shown.dir;
@@ -447,7 +447,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cookie-top: out of memory\n");
 		return 1;
 	}
-	ui_init(&a.ui);
+	render_ui_init(&a.ui);
 	a.parser = ck_rec_parser_new(on_record, on_error, &a);
 	if (record_path) {
 		a.record_to = fopen(record_path, "wb");

@@ -12,60 +12,6 @@
 #include <string.h>
 #include "render.h"
 
-/* ---- canvas */
-
-int canvas_resize(struct canvas *c, int rows, int cols)
-{
-	if (rows < 1)
-		rows = 1;
-	if (cols < 1)
-		cols = 1;
-	if (rows == c->rows && cols == c->cols && c->ch)
-		return 0;
-	char *ch = malloc((size_t)rows * cols);
-	uint8_t *at = malloc((size_t)rows * cols);
-	if (!ch || !at) {
-		free(ch);
-		free(at);
-		return -1;
-	}
-	free(c->ch);
-	free(c->at);
-	c->ch = ch;
-	c->at = at;
-	c->rows = rows;
-	c->cols = cols;
-	canvas_clear(c);
-	return 0;
-}
-
-void canvas_free(struct canvas *c)
-{
-	free(c->ch);
-	free(c->at);
-	memset(c, 0, sizeof(*c));
-}
-
-void canvas_clear(struct canvas *c)
-{
-	memset(c->ch, ' ', (size_t)c->rows * c->cols);
-	memset(c->at, 0, (size_t)c->rows * c->cols);
-}
-
-int canvas_put(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *s)
-{
-	int n = 0;
-
-	if (y < 0 || y >= c->rows || x < 0)
-		return 0;
-	for (; s[n] && n < maxw && x + n < c->cols; n++) {
-		unsigned char ch = s[n];
-		c->ch[(size_t)y * c->cols + x + n] = ch >= 0x20 && ch < 0x7f ? ch : '?';
-		c->at[(size_t)y * c->cols + x + n] = attr;
-	}
-	return n;
-}
-
 static int cprintf(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 static int cprintf(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *fmt, ...)
@@ -86,21 +32,9 @@ static void fill_attr(struct canvas *c, int y, int x, int w, uint8_t attr)
 			c->at[(size_t)y * c->cols + x + i] |= attr;
 }
 
-void canvas_print(const struct canvas *c, FILE *f)
-{
-	for (int y = 0; y < c->rows; y++) {
-		const char *row = c->ch + (size_t)y * c->cols;
-		int n = c->cols;
-		while (n > 0 && row[n - 1] == ' ')
-			n--;
-		fwrite(row, 1, n, f);
-		fputc('\n', f);
-	}
-}
-
 /* ---- text helpers */
 
-size_t name_escape(const uint8_t *s, size_t n, char *out, size_t size)
+size_t render_name_escape(const uint8_t *s, size_t n, char *out, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
@@ -131,7 +65,7 @@ size_t name_escape(const uint8_t *s, size_t n, char *out, size_t size)
 	return o;
 }
 
-void dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size)
+void render_dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size)
 {
 	snprintf(buf, size, "%u:%u/%" PRIu64, dev >> 20, dev & 0xfffff, ino);
 }
@@ -149,13 +83,13 @@ static void human(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.2fG", v / 1e9);
 }
 
-const char *sort_name(enum sort_key k)
+const char *render_sort_name(enum sort_key k)
 {
 	static const char *const n[SORT_N] = { "events", "names", "pairs", "pairs/expected", "dir" };
 	return k < SORT_N ? n[k] : "?";
 }
 
-void ui_init(struct ui *u)
+void render_ui_init(struct ui *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->highlight_secs = 5.0;
@@ -256,7 +190,7 @@ static int dir_matches(const struct tm_model *m, const struct ui *u, uint32_t i)
 
 	if (!u->filter[0])
 		return 1;
-	dir_text(m->dirs[i].dev, m->dirs[i].ino, t, sizeof(t));
+	render_dir_text(m->dirs[i].dev, m->dirs[i].ino, t, sizeof(t));
 	return contains(t, u->filter) || contains(m->dirs[i].last_comm, u->filter);
 }
 
@@ -266,7 +200,7 @@ static void pane_dirs(const struct tm_model *m, const struct ui *u, const struct
 	struct dir_sort by = { m, u->sort };
 	uint32_t n = 0;
 
-	pane_title(c, p, " Directories (%u, sort: %s%s%s)", m->ndirs, sort_name(u->sort),
+	pane_title(c, p, " Directories (%u, sort: %s%s%s)", m->ndirs, render_sort_name(u->sort),
 		   u->filter[0] ? ", filter: " : "", u->filter);
 	if (p->h < 2 || order_reserve(&rc->dir_order, &rc->dir_order_cap, m->ndirs))
 		return;
@@ -288,12 +222,12 @@ static void pane_dirs(const struct tm_model *m, const struct ui *u, const struct
 	for (int r = 0; r < rows && first + r < (int)n; r++, drawn++) {
 		const struct tm_dir *d = &m->dirs[idx[first + r]];
 		char dt[40], nm[12], ck[12], pr[12], why[160], comm[40];
-		dir_text(d->dev, d->ino, dt, sizeof(dt));
+		render_dir_text(d->dev, d->ino, dt, sizeof(dt));
 		human(dsum(d->names), nm, sizeof(nm));
 		human(dsum(d->cookies), ck, sizeof(ck));
 		human(dsum(d->pairs), pr, sizeof(pr));
 		tm_reasons_text(d->reasons, why, sizeof(why));
-		name_escape((const uint8_t *)d->last_comm, strlen(d->last_comm), comm, sizeof(comm));
+		render_name_escape((const uint8_t *)d->last_comm, strlen(d->last_comm), comm, sizeof(comm));
 		uint8_t at = dsum(d->pairs) ? AT_WARN : 0;
 		if (first + r == sel)
 			at |= AT_REV;
@@ -319,12 +253,12 @@ static int group_matches(const struct tm_model *m, const struct ui *u, const str
 
 	if (!u->filter[0])
 		return 1;
-	dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, t, sizeof(t));
+	render_dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, t, sizeof(t));
 	if (contains(t, u->filter))
 		return 1;
 	for (uint32_t i = g->first + 1; i; i = m->names[i - 1].next) {
 		const struct tm_name *n = &m->names[i - 1];
-		name_escape(tm_name_bytes(m, n), n->name_len, t, sizeof(t));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, t, sizeof(t));
 		if (contains(t, u->filter))
 			return 1;
 	}
@@ -339,11 +273,11 @@ static int draw_group(const struct tm_model *m, const struct ui *u, const struct
 	int fresh = u->now - g->updated_at < u->highlight_secs;
 	char dt[40];
 
-	dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, dt, sizeof(dt));
+	render_dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, dt, sizeof(dt));
 	for (uint32_t i = g->first + 1; i && line < maxlines; i = m->names[i - 1].next, line++) {
 		const struct tm_name *n = &m->names[i - 1];
 		char nm[1100], head[80];
-		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (!line)
 			snprintf(head, sizeof(head), "%c %016" PRIx64 " %2d", fresh ? '*' : ' ',
 				 g->cookie, tm_wclass_bits(g->wclass));
@@ -460,8 +394,8 @@ static void tail_line(const struct tm_tail_ev *e, const char *name, char *buf, s
 {
 	char dt[40], comm[40];
 
-	dir_text(e->dev, e->dir_ino, dt, sizeof(dt));
-	name_escape((const uint8_t *)e->comm, strnlen(e->comm, CK_REC_COMM_LEN), comm, sizeof(comm));
+	render_dir_text(e->dev, e->dir_ino, dt, sizeof(dt));
+	render_name_escape((const uint8_t *)e->comm, strnlen(e->comm, CK_REC_COMM_LEN), comm, sizeof(comm));
 	int k = snprintf(buf, size, "%12.6f %-10.10s %7u%s %-10s %-14.14s ", e->ts_ns / 1e9, comm,
 			 e->pid, e->nfsd ? "n" : " ", ck_rec_kind_name(e->kind), dt);
 	if (k < 0 || (size_t)k >= size)
@@ -493,14 +427,14 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 		const struct tm_tail_ev *e = tm_tail_get(m, back);
 		if (!e)
 			break;
-		name_escape(e->name, e->name_len, name, sizeof(name));
+		render_name_escape(e->name, e->name_len, name, sizeof(name));
 		if (tail_matches(u, e, name))
 			evs[n++] = e;
 	}
 	for (int i = 0; i < n; i++) {
 		const struct tm_tail_ev *e = evs[n - 1 - i];
 		char line[1400];
-		name_escape(e->name, e->name_len, name, sizeof(name));
+		render_name_escape(e->name, e->name_len, name, sizeof(name));
 		tail_line(e, name, line, sizeof(line));
 		canvas_put(c, p->y + 2 + i, p->x, p->w, 0, line);
 	}
@@ -553,7 +487,7 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 	const struct tm_dir *d = &m->dirs[u->dir];
 	char dt[40], why[200];
 
-	dir_text(d->dev, d->ino, dt, sizeof(dt));
+	render_dir_text(d->dev, d->ino, dt, sizeof(dt));
 	tm_reasons_text(d->reasons, why, sizeof(why));
 	pane_title(c, p, " Directory %s  (Enter or Esc: back)", dt);
 	cprintf(c, p->y + 1, p->x, p->w, 0, "events %" PRIu64 "  filldir %" PRIu64 "  seeks %" PRIu64
@@ -605,7 +539,7 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 	for (uint32_t k = scroll; r < rows && k < rc->ndir_names; k++) {
 		const struct tm_name *n = &m->names[rc->dir_names[k]];
 		char nm[1100];
-		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (u->filter[0] && !contains(nm, u->filter))
 			continue;
 		cprintf(c, p->y + 2 + r++, p->x, p->w, n->group ? AT_WARN : 0, "%c %016" PRIx64 " %2d %08x %08x %s",
@@ -623,7 +557,7 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 		char comm[40];
 		if (rd->dir != u->dir)
 			continue;
-		name_escape((const uint8_t *)rd->comm, strlen(rd->comm), comm, sizeof(comm));
+		render_name_escape((const uint8_t *)rd->comm, strlen(rd->comm), comm, sizeof(comm));
 		cprintf(c, y++, p->x, p->w, rd->looping ? AT_HI : 0,
 			"%-16s %7u%s %9" PRIu64 " %7" PRIu64 " %6u %-5s 0x%" PRIx64 " (x%u)%s", comm,
 			rd->nfsd ? 0 : rd->tgid, rd->nfsd ? "n" : " ", rd->filldirs, rd->seeks,
@@ -678,7 +612,7 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 	else
 		cprintf(c, k->y, k->x, k->w, AT_DIM,
 			"q quit  h help  space pause  s sort (%s)  / filter  Enter drill in  e export JSON",
-			sort_name(u->sort));
+			render_sort_name(u->sort));
 }
 
 static const char *const help_text[] = {
@@ -716,8 +650,8 @@ static void render_help(const struct layout *l, struct canvas *c)
 		canvas_put(c, y0 + 1 + i, x0 + 2, w - 4, i ? 0 : AT_BOLD, help_text[i]);
 }
 
-void render(const struct tm_model *m, const struct ui *u, const struct layout *l,
-	    struct render_cache *rc, struct canvas *c, struct render_shown *shown)
+void render_frame(const struct tm_model *m, const struct ui *u, const struct layout *l,
+		  struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
 	*shown = (struct render_shown){ .view = u->view, .sel = u->sel, .dir = u->dir,
 					.dir_rows = -1, .scroll = u->scroll };

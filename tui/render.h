@@ -1,39 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cookie-top's drawing, into a plain character canvas (htop's meters write
- * into a text buffer the same way): render() is a function of the model,
- * the view state and the layout; it keeps nothing of its own (no statics)
- * and writes only what it is given to write: the canvas, the caller's
- * cache, and what the frame showed.  The curses front end (term.c) copies
- * the canvas to the terminal, batch mode prints it as text, and tests read
- * it.  Names are escaped here (\xNN), so no byte of a traced name ever
- * reaches the terminal raw.
+ * cookie-top's drawing, into a plain character canvas (canvas.h; htop's
+ * meters write into a text buffer the same way): render_frame() is a
+ * function of the model, the view state and the layout; it keeps nothing of
+ * its own (no statics) and writes only what it is given to write: the
+ * canvas, the caller's cache, and what the frame showed.  The curses front
+ * end (term.c) copies the canvas to the terminal, batch mode prints it as
+ * text, and tests read it.  Names are escaped here (\xNN), so no byte of a
+ * traced name ever reaches the terminal raw.
  */
 #ifndef CK_TUI_RENDER_H
 #define CK_TUI_RENDER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "canvas.h"
 #include "layout.h"
 #include "model.h"
 
-enum { AT_BOLD = 1, AT_REV = 2, AT_HI = 4, AT_DIM = 8, AT_WARN = 16, AT_TITLE = 32 };
-
-struct canvas {
-	int rows, cols;
-	char *ch;
-	uint8_t *at;
-};
-
-int canvas_resize(struct canvas *c, int rows, int cols); /* 0 or -1 */
-void canvas_free(struct canvas *c);
-void canvas_clear(struct canvas *c);
-/* Write text at (y, x), clipped to the canvas and to maxw columns; returns columns used. */
-int canvas_put(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *s);
-void canvas_print(const struct canvas *c, FILE *f); /* rows as text, trailing blanks trimmed */
-
 enum sort_key { SORT_EVENTS, SORT_NAMES, SORT_PAIRS, SORT_RATIO, SORT_DIR, SORT_N };
-const char *sort_name(enum sort_key k);
+const char *render_sort_name(enum sort_key k);
 
 /* View state: what the keys change, the frame's input.  No model data in here. */
 struct ui {
@@ -85,19 +71,19 @@ struct render_shown {
 	int scroll;                   /* the drill-in's first name row, within the names */
 };
 
-void ui_init(struct ui *u);
+void render_ui_init(struct ui *u);
 
 /* The whole frame: writes only the canvas, the cache and what it showed. */
-void render(const struct tm_model *m, const struct ui *u, const struct layout *l,
-	    struct render_cache *rc, struct canvas *c, struct render_shown *shown);
+void render_frame(const struct tm_model *m, const struct ui *u, const struct layout *l,
+		  struct render_cache *rc, struct canvas *c, struct render_shown *shown);
 /* Just the status and keys lines (a paused frame keeps its panes). */
 void render_status(const struct tm_model *m, const struct ui *u, const struct layout *l,
 		   struct canvas *c);
 
 /* Escape a name for one line: printable ASCII as is, '\\' and others as \\ and \xNN. */
-size_t name_escape(const uint8_t *s, size_t n, char *out, size_t size);
+size_t render_name_escape(const uint8_t *s, size_t n, char *out, size_t size);
 /* "8:16/12" */
-void dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size);
+void render_dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size);
 
 /* JSON snapshot of the model (the 'e' key and --json). */
 int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f);

@@ -47,10 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ck_rec_parser_finish(p);
 	ck_rec_parser_free(p);
 
-	ui_init(&u);
+	render_ui_init(&u);
 	canvas_resize(&c, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
-	render(&model, &u, &l, &rc, &c, &shown);
+	render_frame(&model, &u, &l, &rc, &c, &shown);
 	for (int i = 0; i < c.rows * c.cols; i++)
 		if (c.ch[i] < 0x20 || c.ch[i] > 0x7e)
 			abort();
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		u.view = LAYOUT_DIR;
 		u.dir = 0;
 		layout_compute(24, 80, LAYOUT_DIR, &l);
-		render(&model, &u, &l, &rc, &c, &shown);
+		render_frame(&model, &u, &l, &rc, &c, &shown);
 	}
 	canvas_free(&c);
 	render_cache_free(&rc);

@@ -255,11 +255,11 @@ static void test_hostile_name(void)
 	ff[255] = 0;
 	fill(m, r, ff, 0x12345678, 0x9abcdef0, 63);
 	fill(m, r, "tw\x1b[2Jin", 0x12345678, 0x9abcdef0, 63); /* an escape sequence as a name */
-	ui_init(&u);
+	render_ui_init(&u);
 	snprintf(u.source, sizeof(u.source), "test");
 	canvas_resize(&c, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
-	render(m, &u, &l, &rc, &c, &shown);
+	render_frame(m, &u, &l, &rc, &c, &shown);
 	int bad = 0, found = 0;
 	for (int i = 0; i < c.rows * c.cols; i++)
 		bad |= c.ch[i] < 0x20 || c.ch[i] > 0x7e;
@@ -291,7 +291,7 @@ static void test_render_pure(void)
 	fill(m, base(0, 50), "a", 0x10, 0x20, 31);
 	fill(m, base(0, 51), "b", 0x30, 0x40, 31);
 	fill(m, base(0, 51), "c", 0x50, 0x60, 31);
-	ui_init(&u);
+	render_ui_init(&u);
 	snprintf(u.source, sizeof(u.source), "test");
 	u.sort = SORT_NAMES;
 	u.sel = 7;
@@ -299,8 +299,8 @@ static void test_render_pure(void)
 	canvas_resize(&c2, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
 	struct ui before = u;
-	render(m, &u, &l, &rc1, &c1, &s1);
-	render(m, &u, &l, &rc2, &c2, &s2);
+	render_frame(m, &u, &l, &rc1, &c1, &s1);
+	render_frame(m, &u, &l, &rc2, &c2, &s2);
 	CHECK(!memcmp(&before, &u, sizeof(u)), "render leaves the view state as it was");
 	CHECK(!memcmp(c1.ch, c2.ch, 24 * 80) && !memcmp(c1.at, c2.at, 24 * 80),
 	      "the same inputs draw the same frame");
@@ -312,7 +312,7 @@ static void test_render_pure(void)
 	u.dir = 1;
 	u.scroll = -1;
 	layout_compute(24, 80, LAYOUT_DIR, &l);
-	render(m, &u, &l, &rc1, &c1, &s1);
+	render_frame(m, &u, &l, &rc1, &c1, &s1);
 	CHECK(s1.view == LAYOUT_DIR && s1.scroll == 0 && s1.dir_rows == -1 && rc1.ndir_names == 2,
 	      "drill-in: scroll resolved to %d, its 2 names sorted in the cache", s1.scroll);
 	canvas_free(&c1);

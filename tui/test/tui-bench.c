@@ -33,10 +33,10 @@ static double frame_ms(struct tm_model *m, struct ui *u, struct render_cache *rc
 	canvas_resize(&c, rows, cols);
 	layout_compute(rows, cols, v, &l);
 	u->view = v;
-	render(m, u, &l, rc, &c, &shown); /* warm (the drill-in view sorts its names once) */
+	render_frame(m, u, &l, rc, &c, &shown); /* warm (the drill-in view sorts its names once) */
 	for (int i = 0; i < 5; i++) {
 		double t = now_s();
-		render(m, u, &l, rc, &c, &shown);
+		render_frame(m, u, &l, rc, &c, &shown);
 		t = (now_s() - t) * 1e3;
 		if (t < best)
 			best = t;
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 	       mem, (unsigned long long)n, (double)mem / n, (double)name_bytes / n);
 	struct ui u;
 	struct render_cache rc = { 0 };
-	ui_init(&u);
+	render_ui_init(&u);
 	snprintf(u.source, sizeof(u.source), "bench");
 	printf("frame, main view 300x100: %.2f ms\n", frame_ms(m, &u, &rc, 100, 300, LAYOUT_MAIN));
 	printf("frame, main view 80x24:   %.2f ms\n", frame_ms(m, &u, &rc, 24, 80, LAYOUT_MAIN));

@@ -62,6 +62,7 @@ struct app {
 	struct canvas canvas;
 	struct render_cache render_cache;
 	int dir_rows;    /* the directory table's rows in the last full frame: Enter needs one */
+	struct render_key_help keys_help[16];
 	const char *export_dir;
 	/* replay pacing */
 	double pace_wall0;
@@ -87,7 +88,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void frame(struct app *a);
+static void frame(struct app *a, int panes);
 static void handle_key(struct app *a, int k);
 
 /* Wait until `due` (replay pacing) while keys and frames go on. */
@@ -105,7 +106,7 @@ static void idle_until(struct app *a, double due)
 			for (int k; (k = term_key()) != TERM_KEY_NONE;)
 				handle_key(a, k);
 		if (now_s() >= a->next_frame)
-			frame(a);
+			frame(a, 0);
 	}
 }
 
@@ -179,103 +180,208 @@ static void export_json(struct app *a)
 			 a->m->ndirs, a->m->ngroups, path);
 }
 
+/*
+ * The keys: one table, key -> handler.  The help box's key lines and the
+ * hint line at the bottom are made from it, so they say what the keys do.
+ * Every key redraws the whole frame, paused or not: pausing stops only the
+ * periodic refresh of the panes.
+ */
+struct key_binding {
+	int keys[4];            /* characters or TERM_KEY_*; a 0 ends the list */
+	const char *label;      /* the help box's key column; up to a ',' also the hint's key */
+	const char *does;       /* the help box's text */
+	const char *hint;       /* on the keys line (NULL: only in the help) */
+	const char *(*setting)(const struct app *a); /* shown after the hint: "(events)" */
+	void (*run)(struct app *a, int key);
+};
+
+static void key_quit(struct app *a, int key)
+{
+	(void)key;
+	a->quit = 1;
+}
+
+static void key_help(struct app *a, int key)
+{
+	(void)key;
+	a->ui.help = 1;
+}
+
+static void key_pause(struct app *a, int key)
+{
+	(void)key;
+	a->ui.paused = !a->ui.paused;
+}
+
+static const char *sort_setting(const struct app *a)
+{
+	return render_sort_name(a->ui.sort);
+}
+
+static void key_sort(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	u->sort = (u->sort + 1) % SORT_N;
+	snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", render_sort_name(u->sort));
+}
+
+static void key_filter(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	u->prompt = 1;
+	snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
+}
+
+/* Up/Down: the selected directory, or in a directory the first name shown. */
+static void key_move(struct app *a, int key)
+{
+	int step = key == TERM_KEY_UP || key == 'k' ? -1 : 1;
+
+	if (a->ui.view == LAYOUT_DIR)
+		a->ui.scroll += step;
+	else
+		a->ui.sel += step;
+}
+
+static void key_page(struct app *a, int key)
+{
+	a->ui.scroll += key == TERM_KEY_PGUP ? -a->rows / 2 : a->rows / 2;
+}
+
+static void key_enter(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	if (u->view == LAYOUT_MAIN && a->m->ndirs && a->dir_rows) {
+		u->view = LAYOUT_DIR;
+		u->scroll = -1;
+	} else {
+		u->view = LAYOUT_MAIN;
+	}
+}
+
+static void key_back(struct app *a, int key)
+{
+	(void)key;
+	a->ui.view = LAYOUT_MAIN;
+}
+
+static void key_export(struct app *a, int key)
+{
+	(void)key;
+	export_json(a);
+}
+
+static const struct key_binding key_bindings[] = {
+	{ { 'q', 'Q' }, "q", "quit (terminal restored)", "quit", NULL, key_quit },
+	{ { 'h', '?' }, "h, ?", "this help; any key closes it", "help", NULL, key_help },
+	{ { ' ' }, "space", "pause: the panes freeze, counting and the status line go on",
+	  "pause", NULL, key_pause },
+	{ { 's' }, "s", "sort directories: events, names, pairs, pairs/expected, dir",
+	  "sort", sort_setting, key_sort },
+	{ { '/' }, "/", "filter by name, directory (dev:ino) or comm; empty clears",
+	  "filter", NULL, key_filter },
+	{ { TERM_KEY_UP, TERM_KEY_DOWN, 'k', 'j' }, "Up/Down, k/j",
+	  "select a directory; in a directory: scroll its names", NULL, NULL, key_move },
+	{ { TERM_KEY_PGUP, TERM_KEY_PGDN }, "PgUp/PgDn",
+	  "in a directory: scroll its names by half a screen", NULL, NULL, key_page },
+	{ { TERM_KEY_ENTER }, "Enter", "drill into the selected directory; Enter again: back",
+	  "drill in", NULL, key_enter },
+	{ { TERM_KEY_ESC, TERM_KEY_BACKSPACE }, "Esc", "back to the directories", NULL, NULL, key_back },
+	{ { 'e' }, "e", "export a snapshot as JSON (cookie-top-<time>.json)", "export JSON", NULL,
+	  key_export },
+};
+#define NKEY_BINDINGS ((int)(sizeof(key_bindings) / sizeof(key_bindings[0])))
+
+static const struct key_binding *key_lookup(int key)
+{
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		for (int j = 0; j < 4 && key_bindings[i].keys[j]; j++)
+			if (key_bindings[i].keys[j] == key)
+				return &key_bindings[i];
+	return NULL;
+}
+
+/* The help box's key lines, once: the ui points at them. */
+static void keys_help_init(struct app *a)
+{
+	_Static_assert(NKEY_BINDINGS <= sizeof(a->keys_help) / sizeof(a->keys_help[0]),
+		       "keys_help holds every binding");
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		a->keys_help[i] = (struct render_key_help){ key_bindings[i].label, key_bindings[i].does };
+	a->ui.keys = a->keys_help;
+	a->ui.nkeys = NKEY_BINDINGS;
+}
+
+/* The keys line: "q quit  h help  space pause  s sort (events)  ..." */
+static void keys_hints(struct app *a)
+{
+	size_t n = 0, size = sizeof(a->ui.hints);
+
+	a->ui.hints[0] = 0;
+	for (int i = 0; i < NKEY_BINDINGS && n < size; i++) {
+		const struct key_binding *b = &key_bindings[i];
+		if (!b->hint)
+			continue;
+		n += snprintf(a->ui.hints + n, size - n, "%s%.*s %s", n ? "  " : "",
+			      (int)strcspn(b->label, ","), b->label, b->hint);
+		if (b->setting && n < size)
+			n += snprintf(a->ui.hints + n, size - n, " (%s)", b->setting(a));
+	}
+}
+
+/* Typing a filter: Enter applies it, Esc clears it. */
+static void prompt_key(struct ui *u, int k)
+{
+	size_t n = strlen(u->prompt_buf);
+
+	if (k == TERM_KEY_ENTER) {
+		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt_buf);
+		u->prompt = 0;
+	} else if (k == TERM_KEY_ESC) {
+		u->filter[0] = 0;
+		u->prompt = 0;
+	} else if (k == TERM_KEY_BACKSPACE) {
+		if (n)
+			u->prompt_buf[n - 1] = 0;
+	} else if (k >= 0x20 && k < 0x7f && n + 1 < sizeof(u->prompt_buf)) {
+		u->prompt_buf[n] = k;
+		u->prompt_buf[n + 1] = 0;
+	}
+	u->sel = 0;
+}
+
 static void handle_key(struct app *a, int k)
 {
 	struct ui *u = &a->ui;
-	int before_paused = u->paused;
+	const struct key_binding *b;
 
 	if (k == TERM_KEY_RESIZE) {
-		frame(a);
+		frame(a, 0);
 		return;
 	}
 	if (u->prompt) {
-		size_t n = strlen(u->prompt_buf);
-		if (k == TERM_KEY_ENTER) {
-			snprintf(u->filter, sizeof(u->filter), "%s", u->prompt_buf);
-			u->prompt = 0;
-		} else if (k == TERM_KEY_ESC) {
-			u->filter[0] = 0;
-			u->prompt = 0;
-		} else if (k == TERM_KEY_BACKSPACE) {
-			if (n)
-				u->prompt_buf[n - 1] = 0;
-		} else if (k >= 0x20 && k < 0x7f && n + 1 < sizeof(u->prompt_buf)) {
-			u->prompt_buf[n] = k;
-			u->prompt_buf[n + 1] = 0;
-		}
-		u->sel = 0;
-		frame(a);
+		prompt_key(u, k);
+		frame(a, 1);
 		return;
 	}
 	u->msg[0] = 0;
 	if (u->help) {		/* any key closes the help */
 		u->help = 0;
-		frame(a);
+		frame(a, 1);
 		return;
 	}
-	switch (k) {
-	case 'q': case 'Q':
-		a->quit = 1;
+	b = key_lookup(k);
+	if (!b)
 		return;
-	case 'h': case '?':
-		u->help = 1;
-		break;
-	case ' ':
-		u->paused = !u->paused;
-		break;
-	case 's':
-		u->sort = (u->sort + 1) % SORT_N;
-		snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", render_sort_name(u->sort));
-		break;
-	case '/':
-		u->prompt = 1;
-		snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
-		break;
-	case TERM_KEY_ENTER:
-		if (u->view == LAYOUT_MAIN && a->m->ndirs && a->dir_rows) {
-			u->view = LAYOUT_DIR;
-			u->scroll = -1;
-		} else {
-			u->view = LAYOUT_MAIN;
-		}
-		break;
-	case TERM_KEY_ESC: case TERM_KEY_BACKSPACE:
-		u->view = LAYOUT_MAIN;
-		break;
-	case TERM_KEY_UP: case 'k':
-		if (u->view == LAYOUT_DIR)
-			u->scroll--;
-		else
-			u->sel--;
-		break;
-	case TERM_KEY_DOWN: case 'j':
-		if (u->view == LAYOUT_DIR)
-			u->scroll++;
-		else
-			u->sel++;
-		break;
-	case TERM_KEY_PGUP:
-		u->scroll -= a->rows / 2;
-		break;
-	case TERM_KEY_PGDN:
-		u->scroll += a->rows / 2;
-		break;
-	case 'e':
-		export_json(a);
-		break;
-	default:
-		return;
-	}
-	/* a key that changes the view redraws it even when paused */
-	(void)before_paused;
-	a->ui.paused = u->paused;
-	if (u->paused && before_paused) {
-		u->paused = 0;
-		frame(a);
-		u->paused = 1;
-	} else {
-		frame(a);
-	}
+	b->run(a, k);
+	if (!a->quit)
+		frame(a, 1);
 }
 
 static void update_rate(struct app *a, double now)
@@ -301,7 +407,9 @@ static void frame_render(struct app *a)
 		a->dir_rows = shown.dir_rows;
 }
 
-static void frame(struct app *a)
+/* A frame every 0.25 s (batch: every -d).  Paused, it redraws only the status
+ * line, unless panes is set (a key changed the view) or the terminal resized. */
+static void frame(struct app *a, int panes)
 {
 	double now = now_s();
 
@@ -314,6 +422,7 @@ static void frame(struct app *a)
 		a->msg_at = 0;
 	update_rate(a, now);
 	set_source_text(a);
+	keys_hints(a);
 	if (a->term) {
 		int rows, cols;
 		term_size(&rows, &cols);
@@ -325,7 +434,7 @@ static void frame(struct app *a)
 		}
 		layout_compute(rows, cols, a->ui.view, &a->layout);
 		/* paused: the panes keep their last picture, the status line stays live */
-		if (a->ui.paused && !resized)
+		if (a->ui.paused && !resized && !panes)
 			render_status(a->m, &a->ui, &a->layout, &a->canvas);
 		else
 			frame_render(a);
@@ -448,6 +557,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	render_ui_init(&a.ui);
+	keys_help_init(&a);
 	a.parser = ck_rec_parser_new(on_record, on_error, &a);
 	if (record_path) {
 		a.record_to = fopen(record_path, "wb");
@@ -534,7 +644,7 @@ int main(int argc, char **argv)
 					if (a.batch) {
 						if (a.frames_max != 0)
 							a.next_frame = 0; /* the last frame, now */
-						frame(&a);
+						frame(&a, 0);
 						break;
 					}
 					a.next_frame = 0;
@@ -545,7 +655,7 @@ int main(int argc, char **argv)
 			for (int k; (k = term_key()) != TERM_KEY_NONE;)
 				handle_key(&a, k);
 		if (now_s() >= a.next_frame)
-			frame(&a);
+			frame(&a, 0);
 	}
 	if (a.term)
 		term_close();

@@ -610,31 +610,21 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 	else if (m->last_error[0])
 		cprintf(c, k->y, k->x, k->w, AT_WARN, "%s (resynchronised; h: help)", m->last_error);
 	else
-		cprintf(c, k->y, k->x, k->w, AT_DIM,
-			"q quit  h help  space pause  s sort (%s)  / filter  Enter drill in  e export JSON",
-			render_sort_name(u->sort));
+		canvas_put(c, k->y, k->x, k->w, AT_DIM, u->hints);
 }
 
-static const char *const help_text[] = {
-	"cookie-top: ext4 readdir cookies, hashes and collisions, live",
-	"",
-	"q          quit (terminal restored)",
-	"h, ?       this help; any key closes it",
-	"space      pause: the screen freezes, counting goes on (status line stays live)",
-	"s          sort directories: events, names, pairs, pairs/expected, dir",
-	"/          filter by name, directory (dev:ino) or comm; empty clears",
-	"Up/Down    select a directory;  Enter: drill in (Enter/Esc: back)",
-	"e          export a snapshot as JSON (cookie-top-<time>.json)",
-	"",
+/* What the columns mean; the keys' lines come from the caller's key table. */
+static const char *const help_glossary[] = {
 	"A collision: two names of one directory with the same cookie (d_off).",
 	"31-bit cookies are major>>1; 63-bit are (major>>1)<<32 | minor.",
 	"EXPECTED: pairs a random hash would give for that many names (birthday).",
 	"LOOP: a reader seeking back to one cookie without progress (NFS: ELOOP).",
 };
 
-static void render_help(const struct layout *l, struct canvas *c)
+static void render_help(const struct ui *u, const struct layout *l, struct canvas *c)
 {
-	int n = sizeof(help_text) / sizeof(help_text[0]);
+	int nglossary = sizeof(help_glossary) / sizeof(help_glossary[0]);
+	int n = 2 + u->nkeys + 1 + nglossary; /* title, blank, keys, blank, glossary */
 	int w = 84 < l->cols - 2 ? 84 : l->cols - 2;
 	int h = n + 2 < l->rows - 2 ? n + 2 : l->rows - 2;
 	int y0 = (l->rows - h) / 2, x0 = (l->cols - w) / 2;
@@ -646,8 +636,16 @@ static void render_help(const struct layout *l, struct canvas *c)
 			c->at[(size_t)(y0 + y) * c->cols + x0 + x] = AT_BOLD;
 		}
 	}
-	for (int i = 0; i < n && i < h - 2; i++)
-		canvas_put(c, y0 + 1 + i, x0 + 2, w - 4, i ? 0 : AT_BOLD, help_text[i]);
+	for (int i = 0; i < n && i < h - 2; i++) {
+		int y = y0 + 1 + i, k = i - 2, g = i - 3 - u->nkeys;
+		if (i == 0)
+			canvas_put(c, y, x0 + 2, w - 4, AT_BOLD,
+				   "cookie-top: ext4 readdir cookies, hashes and collisions, live");
+		else if (k >= 0 && k < u->nkeys)
+			cprintf(c, y, x0 + 2, w - 4, 0, "%-12s %s", u->keys[k].keys, u->keys[k].does);
+		else if (g >= 0)
+			canvas_put(c, y, x0 + 2, w - 4, 0, help_glossary[g]);
+	}
 }
 
 void render_frame(const struct tm_model *m, const struct ui *u, const struct layout *l,
@@ -668,7 +666,7 @@ void render_frame(const struct tm_model *m, const struct ui *u, const struct lay
 			pane_tail(m, u, &l->pane[PANE_TAIL], c);
 		}
 		if (u->help)
-			render_help(l, c);
+			render_help(u, l, c);
 	}
 	render_status(m, u, l, c);
 }

@@ -21,6 +21,11 @@
 enum sort_key { SORT_EVENTS, SORT_NAMES, SORT_PAIRS, SORT_RATIO, SORT_DIR, SORT_N };
 const char *render_sort_name(enum sort_key k);
 
+/* One line of the help box: the keys ("Up/Down, k/j") and what they do. */
+struct render_key_help {
+	const char *keys, *does;
+};
+
 /* View state: what the keys change, the frame's input.  No model data in here. */
 struct ui {
 	enum layout_view view;
@@ -37,6 +42,10 @@ struct ui {
 	char state[96];               /* "connected", "waiting: no VM (…)", "end of file" */
 	double rate;                  /* records/s, recent */
 	char msg[200];                /* one-shot message for the keys line */
+	/* the keys, from cookie-top's key table: the help box's lines, the keys line */
+	const struct render_key_help *keys;
+	int nkeys;
+	char hints[160];              /* "q quit  h help  ..." */
 };
 
 /*

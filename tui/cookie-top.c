@@ -5,8 +5,8 @@
  * bytes, lib/record parses them, the model (model.c) counts, render.c draws
  * into a canvas, term.c (curses) or batch mode shows it.  See tui/README.md.
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <libgen.h>
@@ -24,30 +24,63 @@
 #include "source.h"
 #include "term.h"
 
-static const char usage[] =
-"usage: cookie-top [OPTIONS] [SOURCE]\n"
-"Live view of ext4 readdir cookies, hashes and collisions from cookie-trace records.\n"
+/* Options, parsed with argp as the other tools do: a usage error exits 64. */
+static struct env {
+	const char *source;       /* SOURCE; NULL: the VM's socket */
+	const char *record_path;  /* -w */
+	int batch, json;
+	int frames_max;           /* -n; -1: no limit */
+	double delay;             /* -d */
+	double speed;             /* -x; -1: 1 on a terminal, max with -b */
+	int rows, cols;           /* --size */
+	uint64_t max_names;       /* 0: the model's default */
+	const char *export_dir;
+} env = { .frames_max = -1, .delay = 1.0, .speed = -1, .rows = 40, .cols = 120, .export_dir = "." };
+
+const char *argp_program_version = "cookie-top (cookiekit) 1";
+static const char doc[] =
+"Live view of ext4 readdir cookies, their hashes and collisions, from\n"
+"cookie-trace's record stream (see tui/README.md).\n"
 "\n"
-"SOURCE   -            stdin or a pipe (in the guest: cookie-trace -f record | cookie-top -)\n"
-"         FILE         a recorded stream (cookie-trace -w FILE, cookie-top -w FILE)\n"
-"         SOCKET       a unix socket; waits for it and reconnects\n"
-"         (none)       the VM's trace socket, build/vm/trace.sock (make vm-run, vm/run --trace)\n"
+"USAGE: cookie-top [OPTIONS] [SOURCE]\n"
 "\n"
-"  -x, --speed X       replay speed for FILE: 1 real time (default on a terminal), N times\n"
-"                      faster, 0 or max: as fast as possible (default with -b)\n"
-"  -w FILE             also record the raw stream to FILE while viewing\n"
-"  -b                  batch mode: plain-text frames on stdout, no terminal needed\n"
-"  -n N                batch: stop after N frames (0: none, only a summary on stderr)\n"
-"  -d SECS             batch: seconds between frames (default 1); a last frame at end of input\n"
-"      --json          batch: each frame is a JSON snapshot (one line)\n"
-"      --size COLSxROWS batch frame size (default 120x40)\n"
-"      --max-names N   names tracked at most (default 4000000, ~60 B + name each)\n"
-"      --export-dir D  where 'e' writes cookie-top-<time>.json (default: .)\n"
-"  -h, --help\n"
+"SOURCE: -       stdin or a pipe (in the guest: cookie-trace -f record | ...)\n"
+"        FILE    a recorded stream (cookie-trace -w FILE, cookie-top -w FILE)\n"
+"        SOCKET  a unix socket; waits for it and reconnects\n"
+"        (none)  the VM's trace socket build/vm/trace.sock (make vm-run)\n"
 "\n"
-"Keys: q quit, h/? help, space pause, s sort, / filter, Enter drill in, e export JSON.\n"
-"Exit status: 0; 1 usage or setup error; 3 (batch) the input had damaged records,\n"
-"which were reported and skipped (the parser resynchronises on the next record).\n";
+"Exit status: 0; 64 usage error; 1 setup error (a missing FILE, no terminal);\n"
+"3 (batch) the input had damaged records, which were reported and skipped\n"
+"(the parser resynchronises on the next record).\n"
+"\n"
+"EXAMPLES:\n"
+"  cookie-top                         # the VM's socket: waits, reconnects\n"
+"  cookie-top -x 10 t.ckr             # replay a recording ten times faster\n"
+"  cookie-trace -f record | cookie-top -     # in the guest, from a pipe\n"
+"  cookie-top -b -n 3 -d 1            # batch: three text frames, one a second\n"
+"  cookie-top -b --json t.ckr         # a JSON snapshot at end of input\n"
+"\v"
+"Keys (in the terminal):\n";
+
+enum { OPT_JSON = 0x100, OPT_SIZE, OPT_MAX_NAMES, OPT_EXPORT_DIR };
+
+static const struct argp_option options[] = {
+	{ "speed", 'x', "X", 0, "Replay speed for FILE: 1 real time (default on a terminal), "
+	  "N times faster, max or 0 as fast as possible (default with -b)", 0 },
+	{ NULL, 'w', "FILE", 0, "Also record the raw stream to FILE while viewing", 0 },
+	{ NULL, 'b', NULL, 0, "Batch mode: plain-text frames on stdout, no terminal needed", 0 },
+	{ NULL, 'n', "N", 0, "Batch: stop after N frames (0: none, only a summary on stderr)", 0 },
+	{ NULL, 'd', "SECS", 0, "Batch: seconds between frames (default 1); a last frame at end "
+	  "of input", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Batch: each frame is a JSON snapshot (one line)", 0 },
+	{ "size", OPT_SIZE, "COLSxROWS", 0, "Batch frame size (default 120x40)", 0 },
+	{ "max-names", OPT_MAX_NAMES, "N", 0, "Names tracked at most (default 4000000, ~60 B + "
+	  "name each)", 0 },
+	{ "export-dir", OPT_EXPORT_DIR, "DIR", 0, "Where 'e' writes cookie-top-<time>.json "
+	  "(default: .)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "The same as --help", 0 },
+	{ 0 },
+};
 
 struct app {
 	struct tm_model *m;
@@ -478,76 +511,125 @@ static void default_socket(char *buf, size_t size)
 	snprintf(buf, size, "build/vm/trace.sock");
 }
 
+/* "120x40": each side a number in 1..1000. */
+static int parse_size(const char *arg, int *cols, int *rows)
+{
+	char buf[32], *x;
+	uint64_t c, r;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf) || !(x = strchr(buf, 'x')))
+		return -1;
+	*x = 0;
+	if (ck_parse_u64(buf, 1, 1000, &c) || ck_parse_u64(x + 1, 1, 1000, &r))
+		return -1;
+	*cols = c;
+	*rows = r;
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'x':
+		if (!strcmp(arg, "max"))
+			env.speed = 0;
+		else if (ck_parse_double(arg, 0, 1e9, &env.speed))
+			argp_error(state, "--speed %s: give a factor (1 real time, 10, 0.5) or max", arg);
+		break;
+	case 'w':
+		env.record_path = arg;
+		break;
+	case 'b':
+		env.batch = 1;
+		break;
+	case 'n':
+		if (ck_parse_u64(arg, 0, INT_MAX, &v))
+			argp_error(state, "-n %s: give a number of frames", arg);
+		env.frames_max = v;
+		break;
+	case 'd':
+		if (ck_parse_double(arg, 0.01, 86400, &env.delay))
+			argp_error(state, "-d %s: give seconds between 0.01 and 86400", arg);
+		break;
+	case OPT_JSON:
+		env.json = 1;
+		break;
+	case OPT_SIZE:
+		if (parse_size(arg, &env.cols, &env.rows))
+			argp_error(state, "--size %s: give COLSxROWS, each 1..1000, e.g. 120x40", arg);
+		break;
+	case OPT_MAX_NAMES:
+		if (ck_parse_u64(arg, 1, UINT32_MAX / 2, &env.max_names))
+			argp_error(state, "--max-names %s: give 1..2^31", arg);
+		break;
+	case OPT_EXPORT_DIR:
+		env.export_dir = arg;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num >= 1)
+			argp_error(state, "one SOURCE at most: '%s' is a second one", arg);
+		env.source = arg;
+		break;
+	case ARGP_KEY_END:
+		if (env.json && !env.batch)
+			argp_error(state, "--json needs -b");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* --help ends with the keys, from the same table as the help box. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC || !text || !(f = open_memstream(&out, &size)))
+		return (char *)text;
+	fputs(text, f);
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		fprintf(f, "  %-14s %s\n", key_bindings[i].label, key_bindings[i].does);
+	if (fclose(f)) {
+		free(out);
+		return (char *)text;
+	}
+	return out;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "speed", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "max-names", required_argument, NULL, 'M' },
-		{ "export-dir", required_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct app a = { .frames_max = -1, .delay = 1.0, .speed = -1, .export_dir = ".",
-			 .rows = 40, .cols = 120 };
-	const char *record_path = NULL;
-	uint64_t v, max_names = 0;
+	static const struct argp argp = { options, parse_arg, "[SOURCE]", doc, NULL, help_filter, NULL };
+	struct app a = { 0 };
+	const char *record_path;
+	uint64_t max_names;
 	char err[512], sock[PATH_MAX];
-	int c, rc = 0;
+	int rc = 0;
 
-	while ((c = getopt_long(argc, argv, "x:w:bn:d:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			if (!strcmp(optarg, "max")) {
-				a.speed = 0;
-			} else if (ck_parse_double(optarg, 0, 1e9, &a.speed)) {
-				fprintf(stderr, "cookie-top: --speed %s: give a factor (1 real time, 10, 0.5) or max\n", optarg);
-				return 1;
-			}
-			break;
-		case 'w': record_path = optarg; break;
-		case 'b': a.batch = 1; break;
-		case 'n':
-			if (ck_parse_u64(optarg, 0, INT_MAX, &v)) {
-				fprintf(stderr, "cookie-top: -n %s: give a number of frames\n", optarg);
-				return 1;
-			}
-			a.frames_max = v;
-			break;
-		case 'd':
-			if (ck_parse_double(optarg, 0.01, 86400, &a.delay)) {
-				fprintf(stderr, "cookie-top: -d %s: give seconds between 0.01 and 86400\n", optarg);
-				return 1;
-			}
-			break;
-		case 'J': a.json = 1; break;
-		case 'S':
-			if (sscanf(optarg, "%dx%d", &a.cols, &a.rows) != 2 || a.cols < 1 || a.rows < 1 ||
-			    a.cols > 1000 || a.rows > 1000) {
-				fprintf(stderr, "cookie-top: --size %s: give COLSxROWS, e.g. 120x40\n", optarg);
-				return 1;
-			}
-			break;
-		case 'M':
-			if (ck_parse_u64(optarg, 1, UINT32_MAX / 2, &max_names)) {
-				fprintf(stderr, "cookie-top: --max-names %s: give 1..2^31\n", optarg);
-				return 1;
-			}
-			break;
-		case 'E': a.export_dir = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 1;
-		}
-	}
-	if (argc - optind > 1 || (a.json && !a.batch)) {
-		fputs(a.json ? "cookie-top: --json needs -b\n" : usage, stderr);
-		return 1;
-	}
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 64;
+	a.batch = env.batch;
+	a.json = env.json;
+	a.frames_max = env.frames_max;
+	a.delay = env.delay;
+	a.speed = env.speed;
+	a.rows = env.rows;
+	a.cols = env.cols;
+	a.export_dir = env.export_dir;
+	record_path = env.record_path;
+	max_names = env.max_names;
 	if (a.speed < 0)
 		a.speed = a.batch ? 0 : 1;
 	default_socket(sock, sizeof(sock));
-	if (source_setup(&a.src, optind < argc ? argv[optind] : NULL, sock, err, sizeof(err))) {
+	if (source_setup(&a.src, env.source, sock, err, sizeof(err))) {
 		fprintf(stderr, "cookie-top: %s\n", err);
 		return 1;
 	}

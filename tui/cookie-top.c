@@ -82,15 +82,20 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
+/* The app: setup fills it, app_run drives it, app_teardown ends it. */
 struct app {
 	struct tm_model *m;
 	struct ui ui;
 	struct source src;
+	int src_open;
+	double next_open;          /* when to try the source again (the socket waits) */
 	struct ck_rec_parser *parser;
+	uint8_t inbuf[1 << 16];
+	const char *record_path;   /* -w */
 	FILE *record_to;
 	int batch, json, frames_max, frames_done, quit, eof, term;
 	double delay, speed;
-	int rows, cols;
+	int rows, cols;            /* the terminal's, or --size in batch mode */
 	struct layout layout;
 	struct canvas canvas;
 	struct render_cache render_cache;
@@ -106,6 +111,7 @@ struct app {
 	double next_frame, started;
 	int errors_printed;
 	double msg_at;   /* when ui.msg appeared; it goes after 5 s */
+	char err[512];   /* why the run failed, said after the terminal is restored */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -605,163 +611,215 @@ static char *help_filter(int key, const char *text, void *input)
 	return out;
 }
 
-int main(int argc, char **argv)
+/*
+ * Setup: everything the run needs, or a->err saying what is missing.  A
+ * failure leaves the app for app_teardown, like a finished run.
+ */
+static int app_setup(struct app *a, const struct env *e)
 {
-	static const struct argp argp = { options, parse_arg, "[SOURCE]", doc, NULL, help_filter, NULL };
-	struct app a = { 0 };
-	const char *record_path;
-	uint64_t max_names;
-	char err[512], sock[PATH_MAX];
-	int rc = 0;
+	char sock[PATH_MAX];
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return 64;
-	a.batch = env.batch;
-	a.json = env.json;
-	a.frames_max = env.frames_max;
-	a.delay = env.delay;
-	a.speed = env.speed;
-	a.rows = env.rows;
-	a.cols = env.cols;
-	a.export_dir = env.export_dir;
-	record_path = env.record_path;
-	max_names = env.max_names;
-	if (a.speed < 0)
-		a.speed = a.batch ? 0 : 1;
+	a->batch = e->batch;
+	a->json = e->json;
+	a->frames_max = e->frames_max;
+	a->delay = e->delay;
+	a->speed = e->speed >= 0 ? e->speed : e->batch ? 0 : 1;
+	a->rows = e->rows;
+	a->cols = e->cols;
+	a->export_dir = e->export_dir;
+	a->record_path = e->record_path;
+	render_ui_init(&a->ui);
+	keys_help_init(a);
 	default_socket(sock, sizeof(sock));
-	if (source_setup(&a.src, env.source, sock, err, sizeof(err))) {
-		fprintf(stderr, "cookie-top: %s\n", err);
+	if (source_setup(&a->src, e->source, sock, a->err, sizeof(a->err)))
+		return 1;
+	a->m = calloc(1, sizeof(*a->m));
+	if (!a->m || tm_init(a->m, e->max_names, 0) ||
+	    !(a->parser = ck_rec_parser_new(on_record, on_error, a)) ||
+	    canvas_resize(&a->canvas, a->rows, a->cols)) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
 		return 1;
 	}
-	a.m = calloc(1, sizeof(*a.m));
-	if (!a.m || tm_init(a.m, max_names, 0)) {
-		fprintf(stderr, "cookie-top: out of memory\n");
+	if (a->record_path && !(a->record_to = fopen(a->record_path, "wb"))) {
+		snprintf(a->err, sizeof(a->err), "-w %.300s: %s", a->record_path, strerror(errno));
 		return 1;
 	}
-	render_ui_init(&a.ui);
-	keys_help_init(&a);
-	a.parser = ck_rec_parser_new(on_record, on_error, &a);
-	if (record_path) {
-		a.record_to = fopen(record_path, "wb");
-		if (!a.record_to) {
-			fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+	if (!a->batch) {
+		if (a->src.ops == &source_stdin_ops && isatty(0)) {
+			snprintf(a->err, sizeof(a->err), "stdin is a terminal, not a record stream "
+				 "(pipe cookie-trace -f record into it, or give a FILE)");
 			return 1;
 		}
+		if (term_open(a->err, sizeof(a->err)))
+			return 1;
+		a->term = 1;
 	}
-	if (!a.batch) {
-		if (a.src.ops == &source_stdin_ops && isatty(0)) {
-			fprintf(stderr, "cookie-top: stdin is a terminal, not a record stream "
-				"(pipe cookie-trace -f record into it, or give a FILE)\n");
-			return 1;
-		}
-		if (term_open(err, sizeof(err))) {
-			fprintf(stderr, "cookie-top: %s\n", err);
-			return 1;
-		}
-		a.term = 1;
-	}
-	canvas_resize(&a.canvas, a.rows, a.cols);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
 
-	static uint8_t buf[1 << 16];
-	double next_open = 0;
-	int open = 0;
-	a.started = a.rate_at = now_s();
-	a.next_frame = a.batch ? a.started + a.delay : 0;
-	if (a.batch && a.frames_max == 0)
-		a.next_frame = 1e300;
-	while (!a.quit && !got_signal) {
-		double now = now_s();
-		if (!open && !a.eof && now >= next_open) {
-			open = a.src.ops->open(&a.src) == 0;
-			if (!open) {
-				if (!a.src.retry) {
-					snprintf(err, sizeof(err), "%.300s: %s", a.src.path, a.src.state);
-					rc = 1;
-					break;
-				}
-				next_open = now + 0.5;
-			}
-		}
-		if (a.batch && a.frames_max >= 0 && a.frames_done >= a.frames_max && a.frames_max > 0)
-			break;
-		struct pollfd p[2] = { { .fd = open ? a.src.fd : -1, .events = POLLIN },
-				       { .fd = a.term ? term_fd() : -1, .events = POLLIN } };
-		double until = a.next_frame;
-		if (!open && !a.eof && next_open < until)
-			until = next_open;
-		int ms = until > now + 3600 ? 3600000 : (int)((until - now) * 1000) + 1;
-		/* a file is always readable: read it without sleeping, frames interleave */
-		if (open && a.src.ops == &source_file_ops)
-			ms = 0;
-		if (poll(p, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
-			break;
-		if (open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-			ssize_t n = a.src.ops->read(&a.src, buf, sizeof(buf));
-			if (n > 0) {
-				if (a.record_to)
-					fwrite(buf, 1, n, a.record_to);
-				a.ui.now = now_s();
-				if (ck_rec_parser_feed(a.parser, buf, n) < 0) {
-					snprintf(err, sizeof(err), "out of memory");
-					rc = 1;
-					break;
-				}
-			} else if (n == 0 || errno != EAGAIN) {
-				/* end of this stream: report a truncated tail, keep what we have */
-				ck_rec_parser_finish(a.parser);
-				a.src.ops->close(&a.src);
-				open = 0;
-				if (a.src.retry) {
-					snprintf(a.src.state, sizeof(a.src.state), "disconnected (VM stopped?); waiting");
-					next_open = now_s() + 0.5;
-				} else {
-					a.eof = 1;
-					snprintf(a.src.state, sizeof(a.src.state), "end of %s",
-						 a.src.ops == &source_file_ops ? "file" : "input");
-					if (a.batch) {
-						if (a.frames_max != 0)
-							a.next_frame = 0; /* the last frame, now */
-						frame(&a, 0);
-						break;
-					}
-					a.next_frame = 0;
-				}
-			}
-		}
-		if (a.term && (p[1].revents & POLLIN))
-			for (int k; (k = term_key()) != TERM_KEY_NONE;)
-				handle_key(&a, k);
-		if (now_s() >= a.next_frame)
-			frame(&a, 0);
+/* Open the source when it is due; one that cannot wait (a missing file) ends the run. */
+static int app_open_source(struct app *a, double now)
+{
+	if (a->src_open || a->eof || now < a->next_open)
+		return 0;
+	a->src_open = a->src.ops->open(&a->src) == 0;
+	if (a->src_open)
+		return 0;
+	if (!a->src.retry) {
+		snprintf(a->err, sizeof(a->err), "%.300s: %s", a->src.path, a->src.state);
+		return -1;
 	}
-	if (a.term)
+	a->next_open = now + 0.5;
+	return 0;
+}
+
+/*
+ * The end of one stream: report a truncated tail, keep what we have.  The
+ * socket waits for the next VM; a file or stdin is done, and in batch mode
+ * so is the run, after one last frame (1).
+ */
+static int app_end_of_stream(struct app *a)
+{
+	ck_rec_parser_finish(a->parser);
+	a->src.ops->close(&a->src);
+	a->src_open = 0;
+	if (a->src.retry) {
+		snprintf(a->src.state, sizeof(a->src.state), "disconnected (VM stopped?); waiting");
+		a->next_open = now_s() + 0.5;
+		return 0;
+	}
+	a->eof = 1;
+	snprintf(a->src.state, sizeof(a->src.state), "end of %s",
+		 a->src.ops == &source_file_ops ? "file" : "input");
+	if (a->batch) {
+		frame(a, 0);
+		return 1;
+	}
+	a->next_frame = 0;	/* show it now */
+	return 0;
+}
+
+/* What the source has: recorded (-w), then parsed.  -1: fatal; 1: the run is over. */
+static int app_read_source(struct app *a)
+{
+	ssize_t n = a->src.ops->read(&a->src, a->inbuf, sizeof(a->inbuf));
+
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	if (n <= 0)
+		return app_end_of_stream(a);
+	if (a->record_to)
+		fwrite(a->inbuf, 1, n, a->record_to);
+	a->ui.now = now_s();
+	if (ck_rec_parser_feed(a->parser, a->inbuf, n) < 0) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Sleep until the next frame or the next try to open the source; a file
+ * never waits (it is always readable: reading and frames interleave). */
+static int app_poll_ms(const struct app *a, double now)
+{
+	double until = a->next_frame;
+
+	if (a->src_open && a->src.ops == &source_file_ops)
+		return 0;
+	if (!a->src_open && !a->eof && a->next_open < until)
+		until = a->next_open;
+	if (until > now + 3600)
+		return 3600000;
+	return until > now ? (int)((until - now) * 1000) + 1 : 0;
+}
+
+/* The I/O loop: source, keys and frames until q, a signal, or (batch) the end. */
+static int app_run(struct app *a)
+{
+	a->started = a->rate_at = now_s();
+	a->next_frame = a->batch ? a->started + a->delay : 0;
+	if (a->batch && a->frames_max == 0)
+		a->next_frame = 1e300;	/* -n 0: no frames, only the summary */
+	while (!a->quit && !got_signal) {
+		double now = now_s();
+		if (app_open_source(a, now))
+			return 1;
+		if (a->batch && a->frames_max > 0 && a->frames_done >= a->frames_max)
+			return 0;
+		struct pollfd p[2] = { { .fd = a->src_open ? a->src.fd : -1, .events = POLLIN },
+				       { .fd = a->term ? term_fd() : -1, .events = POLLIN } };
+		if (poll(p, 2, app_poll_ms(a, now)) < 0 && errno != EINTR)
+			return 0;
+		if (a->src_open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			int r = app_read_source(a);
+			if (r)
+				return r < 0;
+		}
+		if (a->term && (p[1].revents & POLLIN))
+			for (int k; (k = term_key()) != TERM_KEY_NONE;)
+				handle_key(a, k);
+		if (now_s() >= a->next_frame)
+			frame(a, 0);
+	}
+	return 0;
+}
+
+/* -n 0: the figures of the run on stderr (make bench-tui reads them). */
+static void app_summary(const struct app *a)
+{
+	double secs = now_s() - a->started;
+	struct ck_rec_stats st;
+
+	ck_rec_parser_stats(a->parser, &st);
+	fprintf(stderr, "cookie-top: %" PRIu64 " records (%" PRIu64 " bytes) in %.3f s: %.0f records/s; "
+		"%u names, %u dirs, %u groups, model %zu bytes\n", a->m->records,
+		st.bytes, secs, a->m->records / (secs > 0 ? secs : 1e-9), a->m->nnames,
+		a->m->ndirs, a->m->ngroups, tm_memory(a->m));
+}
+
+/*
+ * Every end comes here, a finished run or a failed setup: the terminal is
+ * restored before anything is said.  Returns the exit status: rc, 1 when
+ * the recording could not be written, 3 in batch mode after damaged input.
+ */
+static int app_teardown(struct app *a, int rc)
+{
+	if (a->term)
 		term_close();
-	if (rc && err[0])
-		fprintf(stderr, "cookie-top: %s\n", err);
-	if (a.record_to && fclose(a.record_to)) {
-		fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+	if (rc && a->err[0])
+		fprintf(stderr, "cookie-top: %s\n", a->err);
+	if (a->record_to && fclose(a->record_to)) {
+		fprintf(stderr, "cookie-top: -w %s: %s\n", a->record_path, strerror(errno));
 		rc = 1;
 	}
-	if (a.batch && a.frames_max == 0) {
-		double secs = now_s() - a.started;
-		struct ck_rec_stats st;
-		ck_rec_parser_stats(a.parser, &st);
-		fprintf(stderr, "cookie-top: %" PRIu64 " records (%" PRIu64 " bytes) in %.3f s: %.0f records/s; "
-			"%u names, %u dirs, %u groups, model %zu bytes\n", a.m->records,
-			st.bytes, secs, a.m->records / (secs > 0 ? secs : 1e-9), a.m->nnames,
-			a.m->ndirs, a.m->ngroups, tm_memory(a.m));
-	}
-	if (!rc && a.batch && a.m->errors)
+	if (a->started && a->batch && a->frames_max == 0)
+		app_summary(a);
+	if (!rc && a->batch && a->m->errors)
 		rc = 3;
-	ck_rec_parser_free(a.parser);
-	canvas_free(&a.canvas);
-	render_cache_free(&a.render_cache);
-	tm_free(a.m);
-	free(a.m);
+	ck_rec_parser_free(a->parser);
+	canvas_free(&a->canvas);
+	render_cache_free(&a->render_cache);
+	if (a->m)
+		tm_free(a->m);
+	free(a->m);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, "[SOURCE]", doc, NULL, help_filter, NULL };
+	static struct app a;	/* static: its input buffer is 64 KiB */
+	int rc;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 64;
+	rc = app_setup(&a, &env);
+	if (!rc)
+		rc = app_run(&a);
+	return app_teardown(&a, rc);
 }

@@ -275,20 +275,27 @@ static void key_filter(struct app *a, int key)
 	snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
 }
 
+/* The drill-in's first name row; it stops at the top, as a negative scroll
+ * means "open at the first collision" to render_frame. */
+static void scroll_by(struct ui *u, int rows)
+{
+	u->scroll = u->scroll + rows > 0 ? u->scroll + rows : 0;
+}
+
 /* Up/Down: the selected directory, or in a directory the first name shown. */
 static void key_move(struct app *a, int key)
 {
 	int step = key == TERM_KEY_UP || key == 'k' ? -1 : 1;
 
 	if (a->ui.view == LAYOUT_DIR)
-		a->ui.scroll += step;
+		scroll_by(&a->ui, step);
 	else
 		a->ui.sel += step;
 }
 
 static void key_page(struct app *a, int key)
 {
-	a->ui.scroll += key == TERM_KEY_PGUP ? -a->rows / 2 : a->rows / 2;
+	scroll_by(&a->ui, key == TERM_KEY_PGUP ? -a->rows / 2 : a->rows / 2);
 }
 
 static void key_enter(struct app *a, int key)

@@ -365,12 +365,10 @@ static void draw_strip_row(struct canvas *c, int y, int x, int w, const char *la
 	}
 }
 
-static void pane_strip(const struct tm_model *m, const struct ui *u, const struct rect *p,
-		       struct canvas *c, const uint32_t (*counts)[TM_STRIP_BUCKETS],
+static void pane_strip(const struct rect *p, struct canvas *c,
+		       const uint32_t (*counts)[TM_STRIP_BUCKETS],
 		       const uint8_t (*marks)[TM_STRIP_BUCKETS], const char *what)
 {
-	(void)u;
-	(void)m;
 	pane_title(c, p, " Hash space occupancy %s: cookie's major>>1 from 0 to 2^31, left to right; X = collision",
 		   what);
 	int row = p->y + 1;
@@ -386,7 +384,7 @@ static int tail_matches(const struct ui *u, const struct tm_tail_ev *e, const ch
 
 	if (!u->filter[0])
 		return 1;
-	snprintf(t, sizeof(t), "%u:%u/%" PRIu64, e->dev >> 20, e->dev & 0xfffff, e->dir_ino);
+	render_dir_text(e->dev, e->dir_ino, t, sizeof(t));
 	return contains(name, u->filter) || contains(e->comm, u->filter) || contains(t, u->filter);
 }
 
@@ -514,7 +512,7 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 		if (n->group)
 			marks[n->wclass][b] = 1;
 	}
-	pane_strip(m, u, &l->pane[PANE_STRIP], c, counts, marks, "of this directory");
+	pane_strip(&l->pane[PANE_STRIP], c, counts, marks, "of this directory");
 
 	p = &l->pane[PANE_COLLS];
 	pane_title(c, p, " Names by cookie (%u; arrows/PgUp/PgDn scroll; * = shares its cookie)",
@@ -661,7 +659,7 @@ void render_frame(const struct tm_model *m, const struct ui *u, const struct lay
 			shown->view = LAYOUT_MAIN;
 			pane_dirs(m, u, &l->pane[PANE_DIRS], rc, c, shown);
 			pane_colls(m, u, &l->pane[PANE_COLLS], rc, c);
-			pane_strip(m, u, &l->pane[PANE_STRIP], c, (const uint32_t (*)[TM_STRIP_BUCKETS])m->strip,
+			pane_strip(&l->pane[PANE_STRIP], c, (const uint32_t (*)[TM_STRIP_BUCKETS])m->strip,
 				   (const uint8_t (*)[TM_STRIP_BUCKETS])m->strip_coll, "(all directories)");
 			pane_tail(m, u, &l->pane[PANE_TAIL], c);
 		}

@@ -5,8 +5,8 @@
  * bytes, lib/record parses them, the model (model.c) counts, render.c draws
  * into a canvas, term.c (curses) or batch mode shows it.  See tui/README.md.
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <libgen.h>
@@ -24,42 +24,83 @@
 #include "source.h"
 #include "term.h"
 
-static const char usage[] =
-"usage: cookie-top [OPTIONS] [SOURCE]\n"
-"Live view of ext4 readdir cookies, hashes and collisions from cookie-trace records.\n"
-"\n"
-"SOURCE   -            stdin or a pipe (in the guest: cookie-trace -f record | cookie-top -)\n"
-"         FILE         a recorded stream (cookie-trace -w FILE, cookie-top -w FILE)\n"
-"         SOCKET       a unix socket; waits for it and reconnects\n"
-"         (none)       the VM's trace socket, build/vm/trace.sock (make vm-run, vm/run --trace)\n"
-"\n"
-"  -x, --speed X       replay speed for FILE: 1 real time (default on a terminal), N times\n"
-"                      faster, 0 or max: as fast as possible (default with -b)\n"
-"  -w FILE             also record the raw stream to FILE while viewing\n"
-"  -b                  batch mode: plain-text frames on stdout, no terminal needed\n"
-"  -n N                batch: stop after N frames (0: none, only a summary on stderr)\n"
-"  -d SECS             batch: seconds between frames (default 1); a last frame at end of input\n"
-"      --json          batch: each frame is a JSON snapshot (one line)\n"
-"      --size COLSxROWS batch frame size (default 120x40)\n"
-"      --max-names N   names tracked at most (default 4000000, ~60 B + name each)\n"
-"      --export-dir D  where 'e' writes cookie-top-<time>.json (default: .)\n"
-"  -h, --help\n"
-"\n"
-"Keys: q quit, h/? help, space pause, s sort, / filter, Enter drill in, e export JSON.\n"
-"Exit status: 0; 1 usage or setup error; 3 (batch) the input had damaged records,\n"
-"which were reported and skipped (the parser resynchronises on the next record).\n";
+/* Options, parsed with argp as the other tools do: a usage error exits 64. */
+static struct env {
+	const char *source;       /* SOURCE; NULL: the VM's socket */
+	const char *record_path;  /* -w */
+	int batch, json;
+	int frames_max;           /* -n; -1: no limit */
+	double delay;             /* -d */
+	double speed;             /* -x; -1: 1 on a terminal, max with -b */
+	int rows, cols;           /* --size */
+	uint64_t max_names;       /* 0: the model's default */
+	const char *export_dir;
+} env = { .frames_max = -1, .delay = 1.0, .speed = -1, .rows = 40, .cols = 120, .export_dir = "." };
 
+const char *argp_program_version = "cookie-top (cookiekit) 1";
+static const char doc[] =
+"Live view of ext4 readdir cookies, their hashes and collisions, from\n"
+"cookie-trace's record stream (see tui/README.md).\n"
+"\n"
+"USAGE: cookie-top [OPTIONS] [SOURCE]\n"
+"\n"
+"SOURCE: -       stdin or a pipe (in the guest: cookie-trace -f record | ...)\n"
+"        FILE    a recorded stream (cookie-trace -w FILE, cookie-top -w FILE)\n"
+"        SOCKET  a unix socket; waits for it and reconnects\n"
+"        (none)  the VM's trace socket build/vm/trace.sock (make vm-run)\n"
+"\n"
+"Exit status: 0; 64 usage error; 1 setup error (a missing FILE, no terminal);\n"
+"3 (batch) the input had damaged records, which were reported and skipped\n"
+"(the parser resynchronises on the next record).\n"
+"\n"
+"EXAMPLES:\n"
+"  cookie-top                         # the VM's socket: waits, reconnects\n"
+"  cookie-top -x 10 t.ckr             # replay a recording ten times faster\n"
+"  cookie-trace -f record | cookie-top -     # in the guest, from a pipe\n"
+"  cookie-top -b -n 3 -d 1            # batch: three text frames, one a second\n"
+"  cookie-top -b --json t.ckr         # a JSON snapshot at end of input\n"
+"\v"
+"Keys (in the terminal):\n";
+
+enum { OPT_JSON = 0x100, OPT_SIZE, OPT_MAX_NAMES, OPT_EXPORT_DIR };
+
+static const struct argp_option options[] = {
+	{ "speed", 'x', "X", 0, "Replay speed for FILE: 1 real time (default on a terminal), "
+	  "N times faster, max or 0 as fast as possible (default with -b)", 0 },
+	{ NULL, 'w', "FILE", 0, "Also record the raw stream to FILE while viewing", 0 },
+	{ NULL, 'b', NULL, 0, "Batch mode: plain-text frames on stdout, no terminal needed", 0 },
+	{ NULL, 'n', "N", 0, "Batch: stop after N frames (0: none, only a summary on stderr)", 0 },
+	{ NULL, 'd', "SECS", 0, "Batch: seconds between frames (default 1); a last frame at end "
+	  "of input", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Batch: each frame is a JSON snapshot (one line)", 0 },
+	{ "size", OPT_SIZE, "COLSxROWS", 0, "Batch frame size (default 120x40)", 0 },
+	{ "max-names", OPT_MAX_NAMES, "N", 0, "Names tracked at most (default 4000000, ~60 B + "
+	  "name each)", 0 },
+	{ "export-dir", OPT_EXPORT_DIR, "DIR", 0, "Where 'e' writes cookie-top-<time>.json "
+	  "(default: .)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "The same as --help", 0 },
+	{ 0 },
+};
+
+/* The app: setup fills it, app_run drives it, app_teardown ends it. */
 struct app {
 	struct tm_model *m;
 	struct ui ui;
 	struct source src;
+	int src_open;
+	double next_open;          /* when to try the source again (the socket waits) */
 	struct ck_rec_parser *parser;
+	uint8_t inbuf[1 << 16];
+	const char *record_path;   /* -w */
 	FILE *record_to;
 	int batch, json, frames_max, frames_done, quit, eof, term;
 	double delay, speed;
-	int rows, cols;
+	int rows, cols;            /* the terminal's, or --size in batch mode */
 	struct layout layout;
 	struct canvas canvas;
+	struct render_cache render_cache;
+	int dir_rows;    /* the directory table's rows in the last full frame: Enter needs one */
+	struct render_key_help keys_help[16];
 	const char *export_dir;
 	/* replay pacing */
 	double pace_wall0;
@@ -70,6 +111,7 @@ struct app {
 	double next_frame, started;
 	int errors_printed;
 	double msg_at;   /* when ui.msg appeared; it goes after 5 s */
+	char err[512];   /* why the run failed, said after the terminal is restored */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -85,7 +127,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void frame(struct app *a);
+static void frame(struct app *a, int panes);
 static void handle_key(struct app *a, int k);
 
 /* Wait until `due` (replay pacing) while keys and frames go on. */
@@ -103,7 +145,7 @@ static void idle_until(struct app *a, double due)
 			for (int k; (k = term_key()) != TERM_KEY_NONE;)
 				handle_key(a, k);
 		if (now_s() >= a->next_frame)
-			frame(a);
+			frame(a, 0);
 	}
 }
 
@@ -177,103 +219,215 @@ static void export_json(struct app *a)
 			 a->m->ndirs, a->m->ngroups, path);
 }
 
+/*
+ * The keys: one table, key -> handler.  The help box's key lines and the
+ * hint line at the bottom are made from it, so they say what the keys do.
+ * Every key redraws the whole frame, paused or not: pausing stops only the
+ * periodic refresh of the panes.
+ */
+struct key_binding {
+	int keys[4];            /* characters or TERM_KEY_*; a 0 ends the list */
+	const char *label;      /* the help box's key column; up to a ',' also the hint's key */
+	const char *does;       /* the help box's text */
+	const char *hint;       /* on the keys line (NULL: only in the help) */
+	const char *(*setting)(const struct app *a); /* shown after the hint: "(events)" */
+	void (*run)(struct app *a, int key);
+};
+
+static void key_quit(struct app *a, int key)
+{
+	(void)key;
+	a->quit = 1;
+}
+
+static void key_help(struct app *a, int key)
+{
+	(void)key;
+	a->ui.help = 1;
+}
+
+static void key_pause(struct app *a, int key)
+{
+	(void)key;
+	a->ui.paused = !a->ui.paused;
+}
+
+static const char *sort_setting(const struct app *a)
+{
+	return render_sort_name(a->ui.sort);
+}
+
+static void key_sort(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	u->sort = (u->sort + 1) % SORT_N;
+	snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", render_sort_name(u->sort));
+}
+
+static void key_filter(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	u->prompt = 1;
+	snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
+}
+
+/* The drill-in's first name row; it stops at the top, as a negative scroll
+ * means "open at the first collision" to render_frame. */
+static void scroll_by(struct ui *u, int rows)
+{
+	u->scroll = u->scroll + rows > 0 ? u->scroll + rows : 0;
+}
+
+/* Up/Down: the selected directory, or in a directory the first name shown. */
+static void key_move(struct app *a, int key)
+{
+	int step = key == TERM_KEY_UP || key == 'k' ? -1 : 1;
+
+	if (a->ui.view == LAYOUT_DIR)
+		scroll_by(&a->ui, step);
+	else
+		a->ui.sel += step;
+}
+
+static void key_page(struct app *a, int key)
+{
+	scroll_by(&a->ui, key == TERM_KEY_PGUP ? -a->rows / 2 : a->rows / 2);
+}
+
+static void key_enter(struct app *a, int key)
+{
+	struct ui *u = &a->ui;
+
+	(void)key;
+	if (u->view == LAYOUT_MAIN && a->m->ndirs && a->dir_rows) {
+		u->view = LAYOUT_DIR;
+		u->scroll = -1;
+	} else {
+		u->view = LAYOUT_MAIN;
+	}
+}
+
+static void key_back(struct app *a, int key)
+{
+	(void)key;
+	a->ui.view = LAYOUT_MAIN;
+}
+
+static void key_export(struct app *a, int key)
+{
+	(void)key;
+	export_json(a);
+}
+
+static const struct key_binding key_bindings[] = {
+	{ { 'q', 'Q' }, "q", "quit (terminal restored)", "quit", NULL, key_quit },
+	{ { 'h', '?' }, "h, ?", "this help; any key closes it", "help", NULL, key_help },
+	{ { ' ' }, "space", "pause: the panes freeze, counting and the status line go on",
+	  "pause", NULL, key_pause },
+	{ { 's' }, "s", "sort directories: events, names, pairs, pairs/expected, dir",
+	  "sort", sort_setting, key_sort },
+	{ { '/' }, "/", "filter by name, directory (dev:ino) or comm; empty clears",
+	  "filter", NULL, key_filter },
+	{ { TERM_KEY_UP, TERM_KEY_DOWN, 'k', 'j' }, "Up/Down, k/j",
+	  "select a directory; in a directory: scroll its names", NULL, NULL, key_move },
+	{ { TERM_KEY_PGUP, TERM_KEY_PGDN }, "PgUp/PgDn",
+	  "in a directory: scroll its names by half a screen", NULL, NULL, key_page },
+	{ { TERM_KEY_ENTER }, "Enter", "drill into the selected directory; Enter again: back",
+	  "drill in", NULL, key_enter },
+	{ { TERM_KEY_ESC, TERM_KEY_BACKSPACE }, "Esc", "back to the directories", NULL, NULL, key_back },
+	{ { 'e' }, "e", "export a snapshot as JSON (cookie-top-<time>.json)", "export JSON", NULL,
+	  key_export },
+};
+#define NKEY_BINDINGS ((int)(sizeof(key_bindings) / sizeof(key_bindings[0])))
+
+static const struct key_binding *key_lookup(int key)
+{
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		for (int j = 0; j < 4 && key_bindings[i].keys[j]; j++)
+			if (key_bindings[i].keys[j] == key)
+				return &key_bindings[i];
+	return NULL;
+}
+
+/* The help box's key lines, once: the ui points at them. */
+static void keys_help_init(struct app *a)
+{
+	_Static_assert(NKEY_BINDINGS <= sizeof(a->keys_help) / sizeof(a->keys_help[0]),
+		       "keys_help holds every binding");
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		a->keys_help[i] = (struct render_key_help){ key_bindings[i].label, key_bindings[i].does };
+	a->ui.keys = a->keys_help;
+	a->ui.nkeys = NKEY_BINDINGS;
+}
+
+/* The keys line: "q quit  h help  space pause  s sort (events)  ..." */
+static void keys_hints(struct app *a)
+{
+	size_t n = 0, size = sizeof(a->ui.hints);
+
+	a->ui.hints[0] = 0;
+	for (int i = 0; i < NKEY_BINDINGS && n < size; i++) {
+		const struct key_binding *b = &key_bindings[i];
+		if (!b->hint)
+			continue;
+		n += snprintf(a->ui.hints + n, size - n, "%s%.*s %s", n ? "  " : "",
+			      (int)strcspn(b->label, ","), b->label, b->hint);
+		if (b->setting && n < size)
+			n += snprintf(a->ui.hints + n, size - n, " (%s)", b->setting(a));
+	}
+}
+
+/* Typing a filter: Enter applies it, Esc clears it. */
+static void prompt_key(struct ui *u, int k)
+{
+	size_t n = strlen(u->prompt_buf);
+
+	if (k == TERM_KEY_ENTER) {
+		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt_buf);
+		u->prompt = 0;
+	} else if (k == TERM_KEY_ESC) {
+		u->filter[0] = 0;
+		u->prompt = 0;
+	} else if (k == TERM_KEY_BACKSPACE) {
+		if (n)
+			u->prompt_buf[n - 1] = 0;
+	} else if (k >= 0x20 && k < 0x7f && n + 1 < sizeof(u->prompt_buf)) {
+		u->prompt_buf[n] = k;
+		u->prompt_buf[n + 1] = 0;
+	}
+	u->sel = 0;
+}
+
 static void handle_key(struct app *a, int k)
 {
 	struct ui *u = &a->ui;
-	int before_paused = u->paused;
+	const struct key_binding *b;
 
 	if (k == TERM_KEY_RESIZE) {
-		frame(a);
+		frame(a, 0);
 		return;
 	}
 	if (u->prompt) {
-		size_t n = strlen(u->prompt_buf);
-		if (k == TERM_KEY_ENTER) {
-			snprintf(u->filter, sizeof(u->filter), "%s", u->prompt_buf);
-			u->prompt = 0;
-		} else if (k == TERM_KEY_ESC) {
-			u->filter[0] = 0;
-			u->prompt = 0;
-		} else if (k == TERM_KEY_BACKSPACE) {
-			if (n)
-				u->prompt_buf[n - 1] = 0;
-		} else if (k >= 0x20 && k < 0x7f && n + 1 < sizeof(u->prompt_buf)) {
-			u->prompt_buf[n] = k;
-			u->prompt_buf[n + 1] = 0;
-		}
-		u->sel = 0;
-		frame(a);
+		prompt_key(u, k);
+		frame(a, 1);
 		return;
 	}
 	u->msg[0] = 0;
 	if (u->help) {		/* any key closes the help */
 		u->help = 0;
-		frame(a);
+		frame(a, 1);
 		return;
 	}
-	switch (k) {
-	case 'q': case 'Q':
-		a->quit = 1;
+	b = key_lookup(k);
+	if (!b)
 		return;
-	case 'h': case '?':
-		u->help = 1;
-		break;
-	case ' ':
-		u->paused = !u->paused;
-		break;
-	case 's':
-		u->sort = (u->sort + 1) % SORT_N;
-		snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", sort_name(u->sort));
-		break;
-	case '/':
-		u->prompt = 1;
-		snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", u->filter);
-		break;
-	case TERM_KEY_ENTER:
-		if (u->view == LAYOUT_MAIN && a->m->ndirs && u->nrows_dir) {
-			u->view = LAYOUT_DIR;
-			u->scroll = -1;
-		} else {
-			u->view = LAYOUT_MAIN;
-		}
-		break;
-	case TERM_KEY_ESC: case TERM_KEY_BACKSPACE:
-		u->view = LAYOUT_MAIN;
-		break;
-	case TERM_KEY_UP: case 'k':
-		if (u->view == LAYOUT_DIR)
-			u->scroll--;
-		else
-			u->sel--;
-		break;
-	case TERM_KEY_DOWN: case 'j':
-		if (u->view == LAYOUT_DIR)
-			u->scroll++;
-		else
-			u->sel++;
-		break;
-	case TERM_KEY_PGUP:
-		u->scroll -= a->rows / 2;
-		break;
-	case TERM_KEY_PGDN:
-		u->scroll += a->rows / 2;
-		break;
-	case 'e':
-		export_json(a);
-		break;
-	default:
-		return;
-	}
-	/* a key that changes the view redraws it even when paused */
-	(void)before_paused;
-	a->ui.paused = u->paused;
-	if (u->paused && before_paused) {
-		u->paused = 0;
-		frame(a);
-		u->paused = 1;
-	} else {
-		frame(a);
-	}
+	b->run(a, k);
+	if (!a->quit)
+		frame(a, 1);
 }
 
 static void update_rate(struct app *a, double now)
@@ -285,7 +439,23 @@ static void update_rate(struct app *a, double now)
 	}
 }
 
-static void frame(struct app *a)
+/* A full frame, and what it showed taken back into the view state. */
+static void frame_render(struct app *a)
+{
+	struct render_shown shown;
+
+	render_frame(a->m, &a->ui, &a->layout, &a->render_cache, &a->canvas, &shown);
+	a->ui.view = shown.view;
+	a->ui.sel = shown.sel;
+	a->ui.dir = shown.dir;
+	a->ui.scroll = shown.scroll;
+	if (shown.dir_rows >= 0)
+		a->dir_rows = shown.dir_rows;
+}
+
+/* A frame every 0.25 s (batch: every -d).  Paused, it redraws only the status
+ * line, unless panes is set (a key changed the view) or the terminal resized. */
+static void frame(struct app *a, int panes)
 {
 	double now = now_s();
 
@@ -298,6 +468,7 @@ static void frame(struct app *a)
 		a->msg_at = 0;
 	update_rate(a, now);
 	set_source_text(a);
+	keys_hints(a);
 	if (a->term) {
 		int rows, cols;
 		term_size(&rows, &cols);
@@ -309,10 +480,10 @@ static void frame(struct app *a)
 		}
 		layout_compute(rows, cols, a->ui.view, &a->layout);
 		/* paused: the panes keep their last picture, the status line stays live */
-		if (a->ui.paused && !resized)
+		if (a->ui.paused && !resized && !panes)
 			render_status(a->m, &a->ui, &a->layout, &a->canvas);
 		else
-			render(a->m, &a->ui, &a->layout, &a->canvas);
+			frame_render(a);
 		term_draw(&a->canvas);
 		a->next_frame = now + 0.25;
 		return;
@@ -326,7 +497,7 @@ static void frame(struct app *a)
 		snapshot_json(a->m, &a->ui, stdout);
 	} else {
 		layout_compute(a->rows, a->cols, LAYOUT_MAIN, &a->layout);
-		render(a->m, &a->ui, &a->layout, &a->canvas);
+		frame_render(a);
 		printf("--- cookie-top frame %d\n", a->frames_done);
 		canvas_print(&a->canvas, stdout);
 	}
@@ -353,211 +524,309 @@ static void default_socket(char *buf, size_t size)
 	snprintf(buf, size, "build/vm/trace.sock");
 }
 
-int main(int argc, char **argv)
+/* "120x40": each side a number in 1..1000. */
+static int parse_size(const char *arg, int *cols, int *rows)
 {
-	static const struct option lopts[] = {
-		{ "speed", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "max-names", required_argument, NULL, 'M' },
-		{ "export-dir", required_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct app a = { .frames_max = -1, .delay = 1.0, .speed = -1, .export_dir = ".",
-			 .rows = 40, .cols = 120 };
-	const char *record_path = NULL;
-	uint64_t v, max_names = 0;
-	char err[512], sock[PATH_MAX];
-	int c, rc = 0;
+	char buf[32], *x;
+	uint64_t c, r;
 
-	while ((c = getopt_long(argc, argv, "x:w:bn:d:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			if (!strcmp(optarg, "max")) {
-				a.speed = 0;
-			} else if (ck_parse_double(optarg, 0, 1e9, &a.speed)) {
-				fprintf(stderr, "cookie-top: --speed %s: give a factor (1 real time, 10, 0.5) or max\n", optarg);
-				return 1;
-			}
-			break;
-		case 'w': record_path = optarg; break;
-		case 'b': a.batch = 1; break;
-		case 'n':
-			if (ck_parse_u64(optarg, 0, INT_MAX, &v)) {
-				fprintf(stderr, "cookie-top: -n %s: give a number of frames\n", optarg);
-				return 1;
-			}
-			a.frames_max = v;
-			break;
-		case 'd':
-			if (ck_parse_double(optarg, 0.01, 86400, &a.delay)) {
-				fprintf(stderr, "cookie-top: -d %s: give seconds between 0.01 and 86400\n", optarg);
-				return 1;
-			}
-			break;
-		case 'J': a.json = 1; break;
-		case 'S':
-			if (sscanf(optarg, "%dx%d", &a.cols, &a.rows) != 2 || a.cols < 1 || a.rows < 1 ||
-			    a.cols > 1000 || a.rows > 1000) {
-				fprintf(stderr, "cookie-top: --size %s: give COLSxROWS, e.g. 120x40\n", optarg);
-				return 1;
-			}
-			break;
-		case 'M':
-			if (ck_parse_u64(optarg, 1, UINT32_MAX / 2, &max_names)) {
-				fprintf(stderr, "cookie-top: --max-names %s: give 1..2^31\n", optarg);
-				return 1;
-			}
-			break;
-		case 'E': a.export_dir = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 1;
-		}
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf) || !(x = strchr(buf, 'x')))
+		return -1;
+	*x = 0;
+	if (ck_parse_u64(buf, 1, 1000, &c) || ck_parse_u64(x + 1, 1, 1000, &r))
+		return -1;
+	*cols = c;
+	*rows = r;
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'x':
+		if (!strcmp(arg, "max"))
+			env.speed = 0;
+		else if (ck_parse_double(arg, 0, 1e9, &env.speed))
+			argp_error(state, "--speed %s: give a factor (1 real time, 10, 0.5) or max", arg);
+		break;
+	case 'w':
+		env.record_path = arg;
+		break;
+	case 'b':
+		env.batch = 1;
+		break;
+	case 'n':
+		if (ck_parse_u64(arg, 0, INT_MAX, &v))
+			argp_error(state, "-n %s: give a number of frames", arg);
+		env.frames_max = v;
+		break;
+	case 'd':
+		if (ck_parse_double(arg, 0.01, 86400, &env.delay))
+			argp_error(state, "-d %s: give seconds between 0.01 and 86400", arg);
+		break;
+	case OPT_JSON:
+		env.json = 1;
+		break;
+	case OPT_SIZE:
+		if (parse_size(arg, &env.cols, &env.rows))
+			argp_error(state, "--size %s: give COLSxROWS, each 1..1000, e.g. 120x40", arg);
+		break;
+	case OPT_MAX_NAMES:
+		if (ck_parse_u64(arg, 1, UINT32_MAX / 2, &env.max_names))
+			argp_error(state, "--max-names %s: give 1..2^31", arg);
+		break;
+	case OPT_EXPORT_DIR:
+		env.export_dir = arg;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num >= 1)
+			argp_error(state, "one SOURCE at most: '%s' is a second one", arg);
+		env.source = arg;
+		break;
+	case ARGP_KEY_END:
+		if (env.json && !env.batch)
+			argp_error(state, "--json needs -b");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
-	if (argc - optind > 1 || (a.json && !a.batch)) {
-		fputs(a.json ? "cookie-top: --json needs -b\n" : usage, stderr);
-		return 1;
+	return 0;
+}
+
+/* --help ends with the keys, from the same table as the help box. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC || !text || !(f = open_memstream(&out, &size)))
+		return (char *)text;
+	fputs(text, f);
+	for (int i = 0; i < NKEY_BINDINGS; i++)
+		fprintf(f, "  %-14s %s\n", key_bindings[i].label, key_bindings[i].does);
+	if (fclose(f)) {
+		free(out);
+		return (char *)text;
 	}
-	if (a.speed < 0)
-		a.speed = a.batch ? 0 : 1;
+	return out;
+}
+
+/*
+ * Setup: everything the run needs, or a->err saying what is missing.  A
+ * failure leaves the app for app_teardown, like a finished run.
+ */
+static int app_setup(struct app *a, const struct env *e)
+{
+	char sock[PATH_MAX];
+
+	a->batch = e->batch;
+	a->json = e->json;
+	a->frames_max = e->frames_max;
+	a->delay = e->delay;
+	a->speed = e->speed >= 0 ? e->speed : e->batch ? 0 : 1;
+	a->rows = e->rows;
+	a->cols = e->cols;
+	a->export_dir = e->export_dir;
+	a->record_path = e->record_path;
+	render_ui_init(&a->ui);
+	keys_help_init(a);
 	default_socket(sock, sizeof(sock));
-	if (source_setup(&a.src, optind < argc ? argv[optind] : NULL, sock, err, sizeof(err))) {
-		fprintf(stderr, "cookie-top: %s\n", err);
+	if (source_setup(&a->src, e->source, sock, a->err, sizeof(a->err)))
+		return 1;
+	a->m = calloc(1, sizeof(*a->m));
+	if (!a->m || tm_init(a->m, e->max_names, 0) ||
+	    !(a->parser = ck_rec_parser_new(on_record, on_error, a)) ||
+	    canvas_resize(&a->canvas, a->rows, a->cols)) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
 		return 1;
 	}
-	a.m = calloc(1, sizeof(*a.m));
-	if (!a.m || tm_init(a.m, max_names, 0)) {
-		fprintf(stderr, "cookie-top: out of memory\n");
+	if (a->record_path && !(a->record_to = fopen(a->record_path, "wb"))) {
+		snprintf(a->err, sizeof(a->err), "-w %.300s: %s", a->record_path, strerror(errno));
 		return 1;
 	}
-	ui_init(&a.ui);
-	a.parser = ck_rec_parser_new(on_record, on_error, &a);
-	if (record_path) {
-		a.record_to = fopen(record_path, "wb");
-		if (!a.record_to) {
-			fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+	if (!a->batch) {
+		if (a->src.ops == &source_stdin_ops && isatty(0)) {
+			snprintf(a->err, sizeof(a->err), "stdin is a terminal, not a record stream "
+				 "(pipe cookie-trace -f record into it, or give a FILE)");
 			return 1;
 		}
+		if (term_open(a->err, sizeof(a->err)))
+			return 1;
+		a->term = 1;
 	}
-	if (!a.batch) {
-		if (a.src.ops == &source_stdin_ops && isatty(0)) {
-			fprintf(stderr, "cookie-top: stdin is a terminal, not a record stream "
-				"(pipe cookie-trace -f record into it, or give a FILE)\n");
-			return 1;
-		}
-		if (term_open(err, sizeof(err))) {
-			fprintf(stderr, "cookie-top: %s\n", err);
-			return 1;
-		}
-		a.term = 1;
-	}
-	canvas_resize(&a.canvas, a.rows, a.cols);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
 
-	static uint8_t buf[1 << 16];
-	double next_open = 0;
-	int open = 0;
-	a.started = a.rate_at = now_s();
-	a.next_frame = a.batch ? a.started + a.delay : 0;
-	if (a.batch && a.frames_max == 0)
-		a.next_frame = 1e300;
-	while (!a.quit && !got_signal) {
-		double now = now_s();
-		if (!open && !a.eof && now >= next_open) {
-			open = a.src.ops->open(&a.src) == 0;
-			if (!open) {
-				if (!a.src.retry) {
-					snprintf(err, sizeof(err), "%.300s: %s", a.src.path, a.src.state);
-					rc = 1;
-					break;
-				}
-				next_open = now + 0.5;
-			}
-		}
-		if (a.batch && a.frames_max >= 0 && a.frames_done >= a.frames_max && a.frames_max > 0)
-			break;
-		struct pollfd p[2] = { { .fd = open ? a.src.fd : -1, .events = POLLIN },
-				       { .fd = a.term ? term_fd() : -1, .events = POLLIN } };
-		double until = a.next_frame;
-		if (!open && !a.eof && next_open < until)
-			until = next_open;
-		int ms = until > now + 3600 ? 3600000 : (int)((until - now) * 1000) + 1;
-		/* a file is always readable: read it without sleeping, frames interleave */
-		if (open && a.src.ops == &source_file_ops)
-			ms = 0;
-		if (poll(p, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
-			break;
-		if (open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-			ssize_t n = a.src.ops->read(&a.src, buf, sizeof(buf));
-			if (n > 0) {
-				if (a.record_to)
-					fwrite(buf, 1, n, a.record_to);
-				a.ui.now = now_s();
-				if (ck_rec_parser_feed(a.parser, buf, n) < 0) {
-					snprintf(err, sizeof(err), "out of memory");
-					rc = 1;
-					break;
-				}
-			} else if (n == 0 || errno != EAGAIN) {
-				/* end of this stream: report a truncated tail, keep what we have */
-				struct ck_rec_stats st;
-				ck_rec_parser_stats(a.parser, &st);
-				/* (lib/record's finish memmoves a NULL buffer when nothing was fed) */
-				if (st.bytes)
-					ck_rec_parser_finish(a.parser);
-				a.src.ops->close(&a.src);
-				open = 0;
-				if (a.src.retry) {
-					snprintf(a.src.state, sizeof(a.src.state), "disconnected (VM stopped?); waiting");
-					next_open = now_s() + 0.5;
-				} else {
-					a.eof = 1;
-					snprintf(a.src.state, sizeof(a.src.state), "end of %s",
-						 a.src.ops == &source_file_ops ? "file" : "input");
-					if (a.batch) {
-						if (a.frames_max != 0)
-							a.next_frame = 0; /* the last frame, now */
-						frame(&a);
-						break;
-					}
-					a.next_frame = 0;
-				}
-			}
-		}
-		if (a.term && (p[1].revents & POLLIN))
-			for (int k; (k = term_key()) != TERM_KEY_NONE;)
-				handle_key(&a, k);
-		if (now_s() >= a.next_frame)
-			frame(&a);
+/* Open the source when it is due; one that cannot wait (a missing file) ends the run. */
+static int app_open_source(struct app *a, double now)
+{
+	if (a->src_open || a->eof || now < a->next_open)
+		return 0;
+	a->src_open = a->src.ops->open(&a->src) == 0;
+	if (a->src_open)
+		return 0;
+	if (!a->src.retry) {
+		snprintf(a->err, sizeof(a->err), "%.300s: %s", a->src.path, a->src.state);
+		return -1;
 	}
-	if (a.term)
+	a->next_open = now + 0.5;
+	return 0;
+}
+
+/*
+ * The end of one stream: report a truncated tail, keep what we have.  The
+ * socket waits for the next VM; a file or stdin is done, and in batch mode
+ * so is the run, after one last frame (1).
+ */
+static int app_end_of_stream(struct app *a)
+{
+	ck_rec_parser_finish(a->parser);
+	a->src.ops->close(&a->src);
+	a->src_open = 0;
+	if (a->src.retry) {
+		snprintf(a->src.state, sizeof(a->src.state), "disconnected (VM stopped?); waiting");
+		a->next_open = now_s() + 0.5;
+		return 0;
+	}
+	a->eof = 1;
+	snprintf(a->src.state, sizeof(a->src.state), "end of %s",
+		 a->src.ops == &source_file_ops ? "file" : "input");
+	if (a->batch) {
+		frame(a, 0);
+		return 1;
+	}
+	a->next_frame = 0;	/* show it now */
+	return 0;
+}
+
+/* What the source has: recorded (-w), then parsed.  -1: fatal; 1: the run is over. */
+static int app_read_source(struct app *a)
+{
+	ssize_t n = a->src.ops->read(&a->src, a->inbuf, sizeof(a->inbuf));
+
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	if (n <= 0)
+		return app_end_of_stream(a);
+	if (a->record_to)
+		fwrite(a->inbuf, 1, n, a->record_to);
+	a->ui.now = now_s();
+	if (ck_rec_parser_feed(a->parser, a->inbuf, n) < 0) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Sleep until the next frame or the next try to open the source; a file
+ * never waits (it is always readable: reading and frames interleave). */
+static int app_poll_ms(const struct app *a, double now)
+{
+	double until = a->next_frame;
+
+	if (a->src_open && a->src.ops == &source_file_ops)
+		return 0;
+	if (!a->src_open && !a->eof && a->next_open < until)
+		until = a->next_open;
+	if (until > now + 3600)
+		return 3600000;
+	return until > now ? (int)((until - now) * 1000) + 1 : 0;
+}
+
+/* The I/O loop: source, keys and frames until q, a signal, or (batch) the end. */
+static int app_run(struct app *a)
+{
+	a->started = a->rate_at = now_s();
+	a->next_frame = a->batch ? a->started + a->delay : 0;
+	if (a->batch && a->frames_max == 0)
+		a->next_frame = 1e300;	/* -n 0: no frames, only the summary */
+	while (!a->quit && !got_signal) {
+		double now = now_s();
+		if (app_open_source(a, now))
+			return 1;
+		if (a->batch && a->frames_max > 0 && a->frames_done >= a->frames_max)
+			return 0;
+		struct pollfd p[2] = { { .fd = a->src_open ? a->src.fd : -1, .events = POLLIN },
+				       { .fd = a->term ? term_fd() : -1, .events = POLLIN } };
+		if (poll(p, 2, app_poll_ms(a, now)) < 0 && errno != EINTR)
+			return 0;
+		if (a->src_open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			int r = app_read_source(a);
+			if (r)
+				return r < 0;
+		}
+		if (a->term && (p[1].revents & POLLIN))
+			for (int k; (k = term_key()) != TERM_KEY_NONE;)
+				handle_key(a, k);
+		if (now_s() >= a->next_frame)
+			frame(a, 0);
+	}
+	return 0;
+}
+
+/* -n 0: the figures of the run on stderr (make bench-tui reads them). */
+static void app_summary(const struct app *a)
+{
+	double secs = now_s() - a->started;
+	struct ck_rec_stats st;
+
+	ck_rec_parser_stats(a->parser, &st);
+	fprintf(stderr, "cookie-top: %" PRIu64 " records (%" PRIu64 " bytes) in %.3f s: %.0f records/s; "
+		"%u names, %u dirs, %u groups, model %zu bytes\n", a->m->records,
+		st.bytes, secs, a->m->records / (secs > 0 ? secs : 1e-9), a->m->nnames,
+		a->m->ndirs, a->m->ngroups, tm_memory(a->m));
+}
+
+/*
+ * Every end comes here, a finished run or a failed setup: the terminal is
+ * restored before anything is said.  Returns the exit status: rc, 1 when
+ * the recording could not be written, 3 in batch mode after damaged input.
+ */
+static int app_teardown(struct app *a, int rc)
+{
+	if (a->term)
 		term_close();
-	if (rc && err[0])
-		fprintf(stderr, "cookie-top: %s\n", err);
-	if (a.record_to && fclose(a.record_to)) {
-		fprintf(stderr, "cookie-top: -w %s: %s\n", record_path, strerror(errno));
+	if (rc && a->err[0])
+		fprintf(stderr, "cookie-top: %s\n", a->err);
+	if (a->record_to && fclose(a->record_to)) {
+		fprintf(stderr, "cookie-top: -w %s: %s\n", a->record_path, strerror(errno));
 		rc = 1;
 	}
-	if (a.batch && a.frames_max == 0) {
-		double secs = now_s() - a.started;
-		struct ck_rec_stats st;
-		ck_rec_parser_stats(a.parser, &st);
-		fprintf(stderr, "cookie-top: %" PRIu64 " records (%" PRIu64 " bytes) in %.3f s: %.0f records/s; "
-			"%u names, %u dirs, %u groups, model %zu bytes\n", a.m->records,
-			st.bytes, secs, a.m->records / (secs > 0 ? secs : 1e-9), a.m->nnames,
-			a.m->ndirs, a.m->ngroups, tm_memory(a.m));
-	}
-	if (!rc && a.batch && a.m->errors)
+	if (a->started && a->batch && a->frames_max == 0)
+		app_summary(a);
+	if (!rc && a->batch && a->m->errors)
 		rc = 3;
-	ck_rec_parser_free(a.parser);
-	canvas_free(&a.canvas);
-	ui_free(&a.ui);
-	tm_free(a.m);
-	free(a.m);
+	ck_rec_parser_free(a->parser);
+	canvas_free(&a->canvas);
+	render_cache_free(&a->render_cache);
+	if (a->m)
+		tm_free(a->m);
+	free(a->m);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, "[SOURCE]", doc, NULL, help_filter, NULL };
+	static struct app a;	/* static: its input buffer is 64 KiB */
+	int rc;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 64;
+	rc = app_setup(&a, &env);
+	if (!rc)
+		rc = app_run(&a);
+	return app_teardown(&a, rc);
 }

@@ -1,65 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cookie-top frames into a character canvas; see render.h.  No curses here. */
+/*
+ * cookie-top frames into a character canvas; see render.h.  No curses here,
+ * and no state: what a frame needs from the last one is in the caller's
+ * struct render_cache, what it showed goes into struct render_shown.
+ */
+#define _GNU_SOURCE /* qsort_r: the sort orders take the model as an argument */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "render.h"
-
-/* ---- canvas */
-
-int canvas_resize(struct canvas *c, int rows, int cols)
-{
-	if (rows < 1)
-		rows = 1;
-	if (cols < 1)
-		cols = 1;
-	if (rows == c->rows && cols == c->cols && c->ch)
-		return 0;
-	char *ch = malloc((size_t)rows * cols);
-	uint8_t *at = malloc((size_t)rows * cols);
-	if (!ch || !at) {
-		free(ch);
-		free(at);
-		return -1;
-	}
-	free(c->ch);
-	free(c->at);
-	c->ch = ch;
-	c->at = at;
-	c->rows = rows;
-	c->cols = cols;
-	canvas_clear(c);
-	return 0;
-}
-
-void canvas_free(struct canvas *c)
-{
-	free(c->ch);
-	free(c->at);
-	memset(c, 0, sizeof(*c));
-}
-
-void canvas_clear(struct canvas *c)
-{
-	memset(c->ch, ' ', (size_t)c->rows * c->cols);
-	memset(c->at, 0, (size_t)c->rows * c->cols);
-}
-
-int canvas_put(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *s)
-{
-	int n = 0;
-
-	if (y < 0 || y >= c->rows || x < 0)
-		return 0;
-	for (; s[n] && n < maxw && x + n < c->cols; n++) {
-		unsigned char ch = s[n];
-		c->ch[(size_t)y * c->cols + x + n] = ch >= 0x20 && ch < 0x7f ? ch : '?';
-		c->at[(size_t)y * c->cols + x + n] = attr;
-	}
-	return n;
-}
 
 static int cprintf(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
@@ -81,21 +32,9 @@ static void fill_attr(struct canvas *c, int y, int x, int w, uint8_t attr)
 			c->at[(size_t)y * c->cols + x + i] |= attr;
 }
 
-void canvas_print(const struct canvas *c, FILE *f)
-{
-	for (int y = 0; y < c->rows; y++) {
-		const char *row = c->ch + (size_t)y * c->cols;
-		int n = c->cols;
-		while (n > 0 && row[n - 1] == ' ')
-			n--;
-		fwrite(row, 1, n, f);
-		fputc('\n', f);
-	}
-}
-
 /* ---- text helpers */
 
-size_t name_escape(const uint8_t *s, size_t n, char *out, size_t size)
+size_t render_name_escape(const uint8_t *s, size_t n, char *out, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
@@ -126,7 +65,7 @@ size_t name_escape(const uint8_t *s, size_t n, char *out, size_t size)
 	return o;
 }
 
-void dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size)
+void render_dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size)
 {
 	snprintf(buf, size, "%u:%u/%" PRIu64, dev >> 20, dev & 0xfffff, ino);
 }
@@ -144,22 +83,37 @@ static void human(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.2fG", v / 1e9);
 }
 
-const char *sort_name(enum sort_key k)
+const char *render_sort_name(enum sort_key k)
 {
-	static const char *n[SORT_N] = { "events", "names", "pairs", "pairs/expected", "dir" };
+	static const char *const n[SORT_N] = { "events", "names", "pairs", "pairs/expected", "dir" };
 	return k < SORT_N ? n[k] : "?";
 }
 
-void ui_init(struct ui *u)
+void render_ui_init(struct ui *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->highlight_secs = 5.0;
 }
 
-void ui_free(struct ui *u)
+void render_cache_free(struct render_cache *rc)
 {
-	free(u->dir_names);
-	u->dir_names = NULL;
+	free(rc->dir_order);
+	free(rc->group_order);
+	free(rc->dir_names);
+	memset(rc, 0, sizeof(*rc));
+}
+
+/* Grow one of the cache's index arrays to hold n; 0 or -1. */
+static int order_reserve(uint32_t **order, uint32_t *cap, uint32_t n)
+{
+	if (*cap >= n)
+		return 0;
+	uint32_t *grown = realloc(*order, n * sizeof(*grown));
+	if (!grown)
+		return -1;
+	*order = grown;
+	*cap = n;
+	return 0;
 }
 
 static int contains(const char *hay, const char *needle)
@@ -199,16 +153,19 @@ static void pane_title(struct canvas *c, const struct rect *p, const char *fmt, 
 	fill_attr(c, p->y, p->x, p->w, AT_TITLE);
 }
 
-static const struct tm_model *sort_model;
-static enum sort_key sort_by;
+struct dir_sort {
+	const struct tm_model *m;
+	enum sort_key by;
+};
 
-static int dir_cmp(const void *a, const void *b)
+static int dir_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_dir *x = &sort_model->dirs[*(const uint32_t *)a];
-	const struct tm_dir *y = &sort_model->dirs[*(const uint32_t *)b];
+	const struct dir_sort *k = arg;
+	const struct tm_dir *x = &k->m->dirs[*(const uint32_t *)a];
+	const struct tm_dir *y = &k->m->dirs[*(const uint32_t *)b];
 	double vx = 0, vy = 0;
 
-	switch (sort_by) {
+	switch (k->by) {
 	case SORT_EVENTS: vx = x->events; vy = y->events; break;
 	case SORT_NAMES: vx = dsum(x->names); vy = dsum(y->names); break;
 	case SORT_PAIRS: vx = dsum(x->pairs); vy = dsum(y->pairs); break;
@@ -233,67 +190,58 @@ static int dir_matches(const struct tm_model *m, const struct ui *u, uint32_t i)
 
 	if (!u->filter[0])
 		return 1;
-	dir_text(m->dirs[i].dev, m->dirs[i].ino, t, sizeof(t));
+	render_dir_text(m->dirs[i].dev, m->dirs[i].ino, t, sizeof(t));
 	return contains(t, u->filter) || contains(m->dirs[i].last_comm, u->filter);
 }
 
-static void pane_dirs(const struct tm_model *m, struct ui *u, const struct rect *p, struct canvas *c)
+static void pane_dirs(const struct tm_model *m, const struct ui *u, const struct rect *p,
+		      struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
-	static uint32_t *idx;
-	static uint32_t idx_cap;
+	struct dir_sort by = { m, u->sort };
 	uint32_t n = 0;
 
-	pane_title(c, p, " Directories (%u, sort: %s%s%s)", m->ndirs, sort_name(u->sort),
+	pane_title(c, p, " Directories (%u, sort: %s%s%s)", m->ndirs, render_sort_name(u->sort),
 		   u->filter[0] ? ", filter: " : "", u->filter);
-	if (p->h < 2)
+	if (p->h < 2 || order_reserve(&rc->dir_order, &rc->dir_order_cap, m->ndirs))
 		return;
-	if (idx_cap < m->ndirs) {
-		uint32_t *ni = realloc(idx, m->ndirs * sizeof(*ni));
-		if (!ni)
-			return;
-		idx = ni;
-		idx_cap = m->ndirs;
-	}
+	uint32_t *idx = rc->dir_order;
 	for (uint32_t i = 0; i < m->ndirs; i++)
 		if (dir_matches(m, u, i))
 			idx[n++] = i;
-	sort_model = m;
-	sort_by = u->sort;
 	if (n > 1)
-		qsort(idx, n, sizeof(*idx), dir_cmp);
+		qsort_r(idx, n, sizeof(*idx), dir_cmp, &by);
 
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "%-16s %7s %7s %5s %6s %9s %5s %4s %-8s %s",
 		"DIR", "NAMES", "COOKIES", "GRPS", "PAIRS", "EXPECTED", "WIDTH", "LOOP", "COMM", "WHY");
-	int rows = p->h - 2;
-	if (u->sel >= (int)n)
-		u->sel = n ? (int)n - 1 : 0;
-	if (u->sel < 0)
-		u->sel = 0;
-	int first = u->sel >= rows ? u->sel - rows + 1 : 0;
-	u->nrows_dir = 0;
-	for (int r = 0; r < rows && first + r < (int)n; r++) {
+	int rows = p->h - 2, sel = u->sel, drawn = 0;
+	if (sel >= (int)n)
+		sel = n ? (int)n - 1 : 0;
+	if (sel < 0)
+		sel = 0;
+	int first = sel >= rows ? sel - rows + 1 : 0;
+	for (int r = 0; r < rows && first + r < (int)n; r++, drawn++) {
 		const struct tm_dir *d = &m->dirs[idx[first + r]];
 		char dt[40], nm[12], ck[12], pr[12], why[160], comm[40];
-		dir_text(d->dev, d->ino, dt, sizeof(dt));
+		render_dir_text(d->dev, d->ino, dt, sizeof(dt));
 		human(dsum(d->names), nm, sizeof(nm));
 		human(dsum(d->cookies), ck, sizeof(ck));
 		human(dsum(d->pairs), pr, sizeof(pr));
 		tm_reasons_text(d->reasons, why, sizeof(why));
-		name_escape((const uint8_t *)d->last_comm, strlen(d->last_comm), comm, sizeof(comm));
+		render_name_escape((const uint8_t *)d->last_comm, strlen(d->last_comm), comm, sizeof(comm));
 		uint8_t at = dsum(d->pairs) ? AT_WARN : 0;
-		if (first + r == u->sel)
+		if (first + r == sel)
 			at |= AT_REV;
 		cprintf(c, p->y + 2 + r, p->x, p->w, at, "%-16.16s %7s %7s %5" PRIu64 " %6s %9.3g %5s %4s %-8.8s %s",
 			dt, nm, ck, dsum(d->groups), pr, dir_expected(d), dir_width(d),
 			d->loops ? "LOOP" : "-", comm, why);
-		if (first + r == u->sel)
+		if (first + r == sel)
 			fill_attr(c, p->y + 2 + r, p->x, p->w, AT_REV);
-		if (u->nrows_dir < (int)(sizeof(u->rows_dir) / sizeof(u->rows_dir[0])))
-			u->rows_dir[u->nrows_dir++] = idx[first + r];
 	}
-	/* Remember the selected directory even when it scrolled. */
-	if (n && u->sel - first >= 0 && u->sel - first < u->nrows_dir)
-		u->dir = u->rows_dir[u->sel - first];
+	shown->sel = sel;
+	shown->dir_rows = drawn;
+	/* the selected directory, even when the table scrolled to it */
+	if (sel - first < drawn)
+		shown->dir = idx[sel];
 	if (!n)
 		canvas_put(c, p->y + 2, p->x, p->w, AT_DIM,
 			   m->ndirs ? "  (no directory matches the filter)" : "  (no directory events yet)");
@@ -305,12 +253,12 @@ static int group_matches(const struct tm_model *m, const struct ui *u, const str
 
 	if (!u->filter[0])
 		return 1;
-	dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, t, sizeof(t));
+	render_dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, t, sizeof(t));
 	if (contains(t, u->filter))
 		return 1;
 	for (uint32_t i = g->first + 1; i; i = m->names[i - 1].next) {
 		const struct tm_name *n = &m->names[i - 1];
-		name_escape(tm_name_bytes(m, n), n->name_len, t, sizeof(t));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, t, sizeof(t));
 		if (contains(t, u->filter))
 			return 1;
 	}
@@ -325,11 +273,11 @@ static int draw_group(const struct tm_model *m, const struct ui *u, const struct
 	int fresh = u->now - g->updated_at < u->highlight_secs;
 	char dt[40];
 
-	dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, dt, sizeof(dt));
+	render_dir_text(m->dirs[g->dir].dev, m->dirs[g->dir].ino, dt, sizeof(dt));
 	for (uint32_t i = g->first + 1; i && line < maxlines; i = m->names[i - 1].next, line++) {
 		const struct tm_name *n = &m->names[i - 1];
 		char nm[1100], head[80];
-		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (!line)
 			snprintf(head, sizeof(head), "%c %016" PRIx64 " %2d", fresh ? '*' : ' ',
 				 g->cookie, tm_wclass_bits(g->wclass));
@@ -342,19 +290,18 @@ static int draw_group(const struct tm_model *m, const struct ui *u, const struct
 	return line;
 }
 
-static const struct tm_model *gsort_model;
-static int group_cmp(const void *a, const void *b)
+static int group_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_group *x = &gsort_model->groups[*(const uint32_t *)a];
-	const struct tm_group *y = &gsort_model->groups[*(const uint32_t *)b];
+	const struct tm_model *m = arg;
+	const struct tm_group *x = &m->groups[*(const uint32_t *)a];
+	const struct tm_group *y = &m->groups[*(const uint32_t *)b];
 	uint64_t ux = x->seen_seq, uy = y->seen_seq; /* most recently read first */
 	return ux != uy ? (ux > uy ? -1 : 1) : 0;
 }
 
-static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect *p, struct canvas *c)
+static void pane_colls(const struct tm_model *m, const struct ui *u, const struct rect *p,
+		       struct render_cache *rc, struct canvas *c)
 {
-	static uint32_t *idx;
-	static uint32_t cap;
 	uint64_t pairs = 0;
 	double expect = 0;
 	uint32_t n = 0;
@@ -365,21 +312,14 @@ static void pane_colls(const struct tm_model *m, struct ui *u, const struct rect
 	}
 	pane_title(c, p, " Collisions (most recently read first): %u groups, %" PRIu64 " pairs observed, %.3g expected by chance (birthday)",
 		   m->ngroups, pairs, expect);
-	if (p->h < 2)
+	if (p->h < 2 || order_reserve(&rc->group_order, &rc->group_order_cap, m->ngroups))
 		return;
-	if (cap < m->ngroups) {
-		uint32_t *ni = realloc(idx, m->ngroups * sizeof(*ni));
-		if (!ni)
-			return;
-		idx = ni;
-		cap = m->ngroups;
-	}
+	uint32_t *idx = rc->group_order;
 	for (uint32_t i = 0; i < m->ngroups; i++)
 		if (group_matches(m, u, &m->groups[i]))
 			idx[n++] = i;
-	gsort_model = m;
 	if (n > 1)
-		qsort(idx, n, sizeof(*idx), group_cmp);
+		qsort_r(idx, n, sizeof(*idx), group_cmp, (void *)m);
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-20s %-8s %-8s %s", "COOKIE", "W", "NAME",
 		"MAJOR", "MINOR", "DIR");
 	int y = p->y + 2, end = p->y + p->h;
@@ -425,12 +365,10 @@ static void draw_strip_row(struct canvas *c, int y, int x, int w, const char *la
 	}
 }
 
-static void pane_strip(const struct tm_model *m, const struct ui *u, const struct rect *p,
-		       struct canvas *c, const uint32_t (*counts)[TM_STRIP_BUCKETS],
+static void pane_strip(const struct rect *p, struct canvas *c,
+		       const uint32_t (*counts)[TM_STRIP_BUCKETS],
 		       const uint8_t (*marks)[TM_STRIP_BUCKETS], const char *what)
 {
-	(void)u;
-	(void)m;
 	pane_title(c, p, " Hash space occupancy %s: cookie's major>>1 from 0 to 2^31, left to right; X = collision",
 		   what);
 	int row = p->y + 1;
@@ -446,7 +384,7 @@ static int tail_matches(const struct ui *u, const struct tm_tail_ev *e, const ch
 
 	if (!u->filter[0])
 		return 1;
-	snprintf(t, sizeof(t), "%u:%u/%" PRIu64, e->dev >> 20, e->dev & 0xfffff, e->dir_ino);
+	render_dir_text(e->dev, e->dir_ino, t, sizeof(t));
 	return contains(name, u->filter) || contains(e->comm, u->filter) || contains(t, u->filter);
 }
 
@@ -454,8 +392,8 @@ static void tail_line(const struct tm_tail_ev *e, const char *name, char *buf, s
 {
 	char dt[40], comm[40];
 
-	dir_text(e->dev, e->dir_ino, dt, sizeof(dt));
-	name_escape((const uint8_t *)e->comm, strnlen(e->comm, CK_REC_COMM_LEN), comm, sizeof(comm));
+	render_dir_text(e->dev, e->dir_ino, dt, sizeof(dt));
+	render_name_escape((const uint8_t *)e->comm, strnlen(e->comm, CK_REC_COMM_LEN), comm, sizeof(comm));
 	int k = snprintf(buf, size, "%12.6f %-10.10s %7u%s %-10s %-14.14s ", e->ts_ns / 1e9, comm,
 			 e->pid, e->nfsd ? "n" : " ", ck_rec_kind_name(e->kind), dt);
 	if (k < 0 || (size_t)k >= size)
@@ -480,21 +418,21 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 		"TIME", "COMM", "PID", "KIND", "DIR", "COOKIE/POS", "MAJOR", "MINOR", "W", "NAME");
 	int rows = p->h - 2;
 	/* newest at the bottom: collect up to `rows` matching events, newest first */
-	const struct tm_tail_ev *shown[256];
+	const struct tm_tail_ev *evs[256];
 	int n = 0;
 	char name[1100];
 	for (uint64_t back = 0; n < rows && n < 256; back++) {
 		const struct tm_tail_ev *e = tm_tail_get(m, back);
 		if (!e)
 			break;
-		name_escape(e->name, e->name_len, name, sizeof(name));
+		render_name_escape(e->name, e->name_len, name, sizeof(name));
 		if (tail_matches(u, e, name))
-			shown[n++] = e;
+			evs[n++] = e;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct tm_tail_ev *e = shown[n - 1 - i];
+		const struct tm_tail_ev *e = evs[n - 1 - i];
 		char line[1400];
-		name_escape(e->name, e->name_len, name, sizeof(name));
+		render_name_escape(e->name, e->name_len, name, sizeof(name));
 		tail_line(e, name, line, sizeof(line));
 		canvas_put(c, p->y + 2 + i, p->x, p->w, 0, line);
 	}
@@ -502,11 +440,11 @@ static void pane_tail(const struct tm_model *m, const struct ui *u, const struct
 
 /* ---- drill-in: one directory */
 
-static const struct tm_model *nsort_model;
-static int name_cmp(const void *a, const void *b)
+static int name_cmp(const void *a, const void *b, void *arg)
 {
-	const struct tm_name *x = &nsort_model->names[*(const uint32_t *)a];
-	const struct tm_name *y = &nsort_model->names[*(const uint32_t *)b];
+	const struct tm_model *m = arg;
+	const struct tm_name *x = &m->names[*(const uint32_t *)a];
+	const struct tm_name *y = &m->names[*(const uint32_t *)b];
 	if (x->wclass != y->wclass)
 		return x->wclass < y->wclass ? -1 : 1;
 	if (x->cookie != y->cookie)
@@ -514,44 +452,40 @@ static int name_cmp(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-static void dir_names_refresh(const struct tm_model *m, struct ui *u)
+static void dir_names_refresh(const struct tm_model *m, uint32_t dir, double now,
+			      struct render_cache *rc)
 {
-	const struct tm_dir *d = &m->dirs[u->dir];
-	uint64_t key = ((uint64_t)u->dir + 1) << 32 | (uint32_t)dsum(d->names);
+	const struct tm_dir *d = &m->dirs[dir];
+	uint64_t key = ((uint64_t)dir + 1) << 32 | (uint32_t)dsum(d->names);
 
 	/* re-sort when the directory grew, at most once a second */
-	if (key == u->dir_names_for || (u->dir_names && u->now - u->dir_names_at < 1.0 &&
-					(u->dir_names_for >> 32) == (uint64_t)u->dir + 1))
+	if (key == rc->dir_names_for || (rc->dir_names && now - rc->dir_names_at < 1.0 &&
+					 (rc->dir_names_for >> 32) == (uint64_t)dir + 1))
 		return;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->nnames; i++) {
-		if (m->names[i].dir != u->dir)
+		if (m->names[i].dir != dir)
 			continue;
-		if (n == u->dir_names_cap) {
-			uint32_t ncap = n ? n * 2 : 1024;
-			uint32_t *nn = realloc(u->dir_names, ncap * sizeof(*nn));
-			if (!nn)
-				break;
-			u->dir_names = nn;
-			u->dir_names_cap = ncap;
-		}
-		u->dir_names[n++] = i;
+		if (n == rc->dir_names_cap &&
+		    order_reserve(&rc->dir_names, &rc->dir_names_cap, n ? n * 2 : 1024))
+			break;
+		rc->dir_names[n++] = i;
 	}
-	nsort_model = m;
 	if (n > 1)
-		qsort(u->dir_names, n, sizeof(*u->dir_names), name_cmp);
-	u->ndir_names = n;
-	u->dir_names_for = key;
-	u->dir_names_at = u->now;
+		qsort_r(rc->dir_names, n, sizeof(*rc->dir_names), name_cmp, (void *)m);
+	rc->ndir_names = n;
+	rc->dir_names_for = key;
+	rc->dir_names_at = now;
 }
 
-static void render_dir(const struct tm_model *m, struct ui *u, const struct layout *l, struct canvas *c)
+static void render_dir(const struct tm_model *m, const struct ui *u, const struct layout *l,
+		       struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
 	const struct rect *p = &l->pane[PANE_DIRS];
 	const struct tm_dir *d = &m->dirs[u->dir];
 	char dt[40], why[200];
 
-	dir_text(d->dev, d->ino, dt, sizeof(dt));
+	render_dir_text(d->dev, d->ino, dt, sizeof(dt));
 	tm_reasons_text(d->reasons, why, sizeof(why));
 	pane_title(c, p, " Directory %s  (Enter or Esc: back)", dt);
 	cprintf(c, p->y + 1, p->x, p->w, 0, "events %" PRIu64 "  filldir %" PRIu64 "  seeks %" PRIu64
@@ -567,44 +501,43 @@ static void render_dir(const struct tm_model *m, struct ui *u, const struct layo
 	}
 
 	/* this directory's strip */
-	static uint32_t counts[TM_NW][TM_STRIP_BUCKETS];
-	static uint8_t marks[TM_NW][TM_STRIP_BUCKETS];
-	memset(counts, 0, sizeof(counts));
-	memset(marks, 0, sizeof(marks));
-	dir_names_refresh(m, u);
-	for (uint32_t k = 0; k < u->ndir_names; k++) {
-		const struct tm_name *n = &m->names[u->dir_names[k]];
+	uint32_t counts[TM_NW][TM_STRIP_BUCKETS] = { { 0 } };
+	uint8_t marks[TM_NW][TM_STRIP_BUCKETS] = { { 0 } };
+	dir_names_refresh(m, u->dir, u->now, rc);
+	for (uint32_t k = 0; k < rc->ndir_names; k++) {
+		const struct tm_name *n = &m->names[rc->dir_names[k]];
 		uint32_t b = (uint32_t)((n->wclass == TM_W63 ? n->cookie >> 32 : n->cookie) & 0x7fffffff) /
 			     (0x80000000u / TM_STRIP_BUCKETS);
 		counts[n->wclass][b]++;
 		if (n->group)
 			marks[n->wclass][b] = 1;
 	}
-	pane_strip(m, u, &l->pane[PANE_STRIP], c, counts, marks, "of this directory");
+	pane_strip(&l->pane[PANE_STRIP], c, counts, marks, "of this directory");
 
 	p = &l->pane[PANE_COLLS];
 	pane_title(c, p, " Names by cookie (%u; arrows/PgUp/PgDn scroll; * = shares its cookie)",
-		   u->ndir_names);
+		   rc->ndir_names);
 	cprintf(c, p->y + 1, p->x, p->w, AT_BOLD, "  %-16s %2s %-8s %-8s %s", "COOKIE", "W", "MAJOR",
 		"MINOR", "NAME");
-	int rows = p->h - 2;
-	if (u->scroll < 0) {	/* just drilled in: start at the first collision */
-		u->scroll = 0;
-		for (uint32_t k = 0; k < u->ndir_names; k++)
-			if (m->names[u->dir_names[k]].group) {
-				u->scroll = k;
+	int rows = p->h - 2, scroll = u->scroll;
+	if (scroll < 0) {	/* just drilled in: start at the first collision */
+		scroll = 0;
+		for (uint32_t k = 0; k < rc->ndir_names; k++)
+			if (m->names[rc->dir_names[k]].group) {
+				scroll = k;
 				break;
 			}
 	}
-	if (u->scroll > (int)u->ndir_names - rows)
-		u->scroll = (int)u->ndir_names - rows;
-	if (u->scroll < 0)
-		u->scroll = 0;
+	if (scroll > (int)rc->ndir_names - rows)
+		scroll = (int)rc->ndir_names - rows;
+	if (scroll < 0)
+		scroll = 0;
+	shown->scroll = scroll;
 	int r = 0;
-	for (uint32_t k = u->scroll; r < rows && k < u->ndir_names; k++) {
-		const struct tm_name *n = &m->names[u->dir_names[k]];
+	for (uint32_t k = scroll; r < rows && k < rc->ndir_names; k++) {
+		const struct tm_name *n = &m->names[rc->dir_names[k]];
 		char nm[1100];
-		name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
+		render_name_escape(tm_name_bytes(m, n), n->name_len, nm, sizeof(nm));
 		if (u->filter[0] && !contains(nm, u->filter))
 			continue;
 		cprintf(c, p->y + 2 + r++, p->x, p->w, n->group ? AT_WARN : 0, "%c %016" PRIx64 " %2d %08x %08x %s",
@@ -622,7 +555,7 @@ static void render_dir(const struct tm_model *m, struct ui *u, const struct layo
 		char comm[40];
 		if (rd->dir != u->dir)
 			continue;
-		name_escape((const uint8_t *)rd->comm, strlen(rd->comm), comm, sizeof(comm));
+		render_name_escape((const uint8_t *)rd->comm, strlen(rd->comm), comm, sizeof(comm));
 		cprintf(c, y++, p->x, p->w, rd->looping ? AT_HI : 0,
 			"%-16s %7u%s %9" PRIu64 " %7" PRIu64 " %6u %-5s 0x%" PRIx64 " (x%u)%s", comm,
 			rd->nfsd ? 0 : rd->tgid, rd->nfsd ? "n" : " ", rd->filldirs, rd->seeks,
@@ -675,31 +608,21 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 	else if (m->last_error[0])
 		cprintf(c, k->y, k->x, k->w, AT_WARN, "%s (resynchronised; h: help)", m->last_error);
 	else
-		cprintf(c, k->y, k->x, k->w, AT_DIM,
-			"q quit  h help  space pause  s sort (%s)  / filter  Enter drill in  e export JSON",
-			sort_name(u->sort));
+		canvas_put(c, k->y, k->x, k->w, AT_DIM, u->hints);
 }
 
-static const char *help_text[] = {
-	"cookie-top: ext4 readdir cookies, hashes and collisions, live",
-	"",
-	"q          quit (terminal restored)",
-	"h, ?       this help; any key closes it",
-	"space      pause: the screen freezes, counting goes on (status line stays live)",
-	"s          sort directories: events, names, pairs, pairs/expected, dir",
-	"/          filter by name, directory (dev:ino) or comm; empty clears",
-	"Up/Down    select a directory;  Enter: drill in (Enter/Esc: back)",
-	"e          export a snapshot as JSON (cookie-top-<time>.json)",
-	"",
+/* What the columns mean; the keys' lines come from the caller's key table. */
+static const char *const help_glossary[] = {
 	"A collision: two names of one directory with the same cookie (d_off).",
 	"31-bit cookies are major>>1; 63-bit are (major>>1)<<32 | minor.",
 	"EXPECTED: pairs a random hash would give for that many names (birthday).",
 	"LOOP: a reader seeking back to one cookie without progress (NFS: ELOOP).",
 };
 
-static void render_help(const struct layout *l, struct canvas *c)
+static void render_help(const struct ui *u, const struct layout *l, struct canvas *c)
 {
-	int n = sizeof(help_text) / sizeof(help_text[0]);
+	int nglossary = sizeof(help_glossary) / sizeof(help_glossary[0]);
+	int n = 2 + u->nkeys + 1 + nglossary; /* title, blank, keys, blank, glossary */
 	int w = 84 < l->cols - 2 ? 84 : l->cols - 2;
 	int h = n + 2 < l->rows - 2 ? n + 2 : l->rows - 2;
 	int y0 = (l->rows - h) / 2, x0 = (l->cols - w) / 2;
@@ -711,26 +634,37 @@ static void render_help(const struct layout *l, struct canvas *c)
 			c->at[(size_t)(y0 + y) * c->cols + x0 + x] = AT_BOLD;
 		}
 	}
-	for (int i = 0; i < n && i < h - 2; i++)
-		canvas_put(c, y0 + 1 + i, x0 + 2, w - 4, i ? 0 : AT_BOLD, help_text[i]);
+	for (int i = 0; i < n && i < h - 2; i++) {
+		int y = y0 + 1 + i, k = i - 2, g = i - 3 - u->nkeys;
+		if (i == 0)
+			canvas_put(c, y, x0 + 2, w - 4, AT_BOLD,
+				   "cookie-top: ext4 readdir cookies, hashes and collisions, live");
+		else if (k >= 0 && k < u->nkeys)
+			cprintf(c, y, x0 + 2, w - 4, 0, "%-12s %s", u->keys[k].keys, u->keys[k].does);
+		else if (g >= 0)
+			canvas_put(c, y, x0 + 2, w - 4, 0, help_glossary[g]);
+	}
 }
 
-void render(const struct tm_model *m, struct ui *u, const struct layout *l, struct canvas *c)
+void render_frame(const struct tm_model *m, const struct ui *u, const struct layout *l,
+		  struct render_cache *rc, struct canvas *c, struct render_shown *shown)
 {
+	*shown = (struct render_shown){ .view = u->view, .sel = u->sel, .dir = u->dir,
+					.dir_rows = -1, .scroll = u->scroll };
 	canvas_clear(c);
 	if (!l->too_small) {
 		if (u->view == LAYOUT_DIR && u->dir < m->ndirs) {
-			render_dir(m, u, l, c);
+			render_dir(m, u, l, rc, c, shown);
 		} else {
-			u->view = LAYOUT_MAIN;
-			pane_dirs(m, u, &l->pane[PANE_DIRS], c);
-			pane_colls(m, u, &l->pane[PANE_COLLS], c);
-			pane_strip(m, u, &l->pane[PANE_STRIP], c, (const uint32_t (*)[TM_STRIP_BUCKETS])m->strip,
+			shown->view = LAYOUT_MAIN;
+			pane_dirs(m, u, &l->pane[PANE_DIRS], rc, c, shown);
+			pane_colls(m, u, &l->pane[PANE_COLLS], rc, c);
+			pane_strip(&l->pane[PANE_STRIP], c, (const uint32_t (*)[TM_STRIP_BUCKETS])m->strip,
 				   (const uint8_t (*)[TM_STRIP_BUCKETS])m->strip_coll, "(all directories)");
 			pane_tail(m, u, &l->pane[PANE_TAIL], c);
 		}
 		if (u->help)
-			render_help(l, c);
+			render_help(u, l, c);
 	}
 	render_status(m, u, l, c);
 }

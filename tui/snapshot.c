@@ -32,7 +32,7 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 	fprintf(f, ",\"dirs\":[");
 	for (uint32_t i = 0; i < m->ndirs; i++) {
 		const struct tm_dir *d = &m->dirs[i];
-		dir_text(d->dev, d->ino, buf, sizeof(buf));
+		render_dir_text(d->dev, d->ino, buf, sizeof(buf));
 		fprintf(f, "%s{\"dir\":\"%s\",\"dev\":%u,\"ino\":%" PRIu64 ",\"events\":%" PRIu64
 			",\"filldirs\":%" PRIu64 ",\"seeks\":%" PRIu64 ",\"loops\":%u,\"reasons\":",
 			i ? "," : "", buf, d->dev, d->ino, d->events, d->filldirs, d->seeks, d->loops);
@@ -55,7 +55,7 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 	fprintf(f, "],\"collisions\":[");
 	for (uint32_t g = 0; g < m->ngroups; g++) {
 		const struct tm_group *gr = &m->groups[g];
-		dir_text(m->dirs[gr->dir].dev, m->dirs[gr->dir].ino, buf, sizeof(buf));
+		render_dir_text(m->dirs[gr->dir].dev, m->dirs[gr->dir].ino, buf, sizeof(buf));
 		fprintf(f, "%s{\"dir\":\"%s\",\"width\":%d,\"cookie\":\"0x%016" PRIx64 "\",\"members\":[",
 			g ? "," : "", buf, tm_wclass_bits(gr->wclass), gr->cookie);
 		int k = 0;
@@ -70,7 +70,7 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 	fprintf(f, "],\"readers\":[");
 	for (uint32_t i = 0, k = 0; i < m->nreaders; i++) {
 		const struct tm_reader *rd = &m->readers[i];
-		dir_text(m->dirs[rd->dir].dev, m->dirs[rd->dir].ino, buf, sizeof(buf));
+		render_dir_text(m->dirs[rd->dir].dev, m->dirs[rd->dir].ino, buf, sizeof(buf));
 		fprintf(f, "%s{\"comm\":", k++ ? "," : "");
 		jcstr(f, rd->comm);
 		fprintf(f, ",\"tgid\":%u,\"nfsd\":%s,\"dir\":\"%s\",\"filldirs\":%" PRIu64 ",\"seeks\":%" PRIu64

@@ -3,7 +3,7 @@
 #ifndef CK_TUI_TERM_H
 #define CK_TUI_TERM_H
 
-#include "render.h"
+#include "canvas.h"
 
 #define TERM_KEY_NONE   (-1)
 #define TERM_KEY_RESIZE 0x1000

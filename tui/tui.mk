@@ -11,7 +11,7 @@ TUI_FUZZCC  ?= clang
 TUI_OUT     := $(BUILD)/tui
 TUI_CFLAGS  := $(CK_WARN) -D_FILE_OFFSET_BITS=64 -I$(TOP)/tui
 TUI_ASANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-TUI_CORE    := model layout render snapshot source
+TUI_CORE    := model layout canvas render snapshot source
 TUI_TESTS   := test-tui-model test-tui-layout mkstream tui-bench
 TUI_LIBS    := -lm
 
@@ -59,7 +59,7 @@ $(TUI_OUT)/asan/%: $(TUI_OUT)/asan/obj/test/%.o $(TUI_ASAN_CORE) $(CK_OBJ_asan)/
 # libFuzzer wants clang for every object it instruments: the parser and the
 # model are compiled here again, from the same sources (no copies).
 TUI_FUZZ_SRC := $(TOP)/tui/fuzz/fuzz-record.c $(TOP)/lib/record.c $(TOP)/lib/ckutil.c \
-                $(addprefix $(TOP)/tui/,$(addsuffix .c,model layout render snapshot))
+                $(addprefix $(TOP)/tui/,$(addsuffix .c,model layout canvas render snapshot))
 $(TUI_OUT)/fuzz-record: $(TUI_FUZZ_SRC) $(wildcard $(TOP)/tui/*.h $(TOP)/lib/*.h)
 	@mkdir -p $(@D)
 	$(TUI_FUZZCC) -std=gnu11 -g -O1 -I$(TOP)/lib -I$(TOP)/tui \

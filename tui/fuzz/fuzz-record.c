@@ -32,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ck_rec_parser *p;
 	struct canvas c = { 0 };
+	struct render_cache rc = { 0 };
+	struct render_shown shown;
 	struct layout l;
 	struct ui u;
 
@@ -42,14 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t chunk = size ? (data[0] % 64) + 1 : 1;
 	for (size_t off = 0; off < size; off += chunk)
 		ck_rec_parser_feed(p, data + off, size - off < chunk ? size - off : chunk);
-	if (size) /* lib/record's finish memmoves a NULL buffer when nothing was fed */
-		ck_rec_parser_finish(p);
+	ck_rec_parser_finish(p);
 	ck_rec_parser_free(p);
 
-	ui_init(&u);
+	render_ui_init(&u);
 	canvas_resize(&c, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
-	render(&model, &u, &l, &c);
+	render_frame(&model, &u, &l, &rc, &c, &shown);
 	for (int i = 0; i < c.rows * c.cols; i++)
 		if (c.ch[i] < 0x20 || c.ch[i] > 0x7e)
 			abort();
@@ -57,10 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		u.view = LAYOUT_DIR;
 		u.dir = 0;
 		layout_compute(24, 80, LAYOUT_DIR, &l);
-		render(&model, &u, &l, &c);
+		render_frame(&model, &u, &l, &rc, &c, &shown);
 	}
 	canvas_free(&c);
-	ui_free(&u);
+	render_cache_free(&rc);
 	tm_free(&model);
 	return 0;
 }

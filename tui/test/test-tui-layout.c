@@ -83,27 +83,29 @@ int main(void)
 	struct tm_model *m = calloc(1, sizeof(*m));
 	struct ui u;
 	struct canvas c = { 0 };
+	struct render_cache rc = { 0 };
+	struct render_shown shown;
 	tm_init(m, 0, 0);
-	ui_init(&u);
+	render_ui_init(&u);
 	int frames = 0, frames_ok = 1;
 	for (int rows = 24; rows <= 100; rows += 19)
 		for (int cols = 80; cols <= 300; cols += 55) {
 			struct layout l;
 			layout_compute(rows, cols, LAYOUT_MAIN, &l);
 			canvas_resize(&c, rows, cols);
-			render(m, &u, &l, &c);
+			render_frame(m, &u, &l, &rc, &c, &shown);
 			frames_ok &= memmem(c.ch, cols, "cookie-top", 10) != NULL;
 			frames++;
 		}
 	struct layout l;
 	layout_compute(20, 70, LAYOUT_MAIN, &l);
 	canvas_resize(&c, 20, 70);
-	render(m, &u, &l, &c);
+	render_frame(m, &u, &l, &rc, &c, &shown);
 	int says = memmem(c.ch, 70, "too small", 9) != NULL;
 	printf("%s: %d frames rendered; a 70x20 frame says 'too small'\n", frames_ok && says ? "ok" : "FAIL", frames);
 	failed += !(frames_ok && says);
 	canvas_free(&c);
-	ui_free(&u);
+	render_cache_free(&rc);
 	tm_free(m);
 	free(m);
 	return failed != 0;

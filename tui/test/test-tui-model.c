@@ -4,7 +4,9 @@
  * cookie-top model on synthetic streams with known answers: exact counts,
  * collision groups and their members' hashes, width reasons, the loop
  * detector, the birthday expectation, bounded memory, the tail ageing out
- * while counts stay exact, and a frame of a hostile name rendered safely.
+ * while counts stay exact, a frame of a hostile name rendered safely, and
+ * rendering as a function of its inputs (what a frame showed comes back
+ * explicitly, a second render of the same inputs draws the same frame).
  */
 #include <math.h>
 #include <stdio.h>
@@ -243,6 +245,8 @@ static void test_hostile_name(void)
 	struct tm_model *m = fresh(0);
 	struct ck_rec r = base(0, 50);
 	struct canvas c = { 0 };
+	struct render_cache rc = { 0 };
+	struct render_shown shown;
 	struct layout l;
 	struct ui u;
 	char ff[256];
@@ -251,11 +255,11 @@ static void test_hostile_name(void)
 	ff[255] = 0;
 	fill(m, r, ff, 0x12345678, 0x9abcdef0, 63);
 	fill(m, r, "tw\x1b[2Jin", 0x12345678, 0x9abcdef0, 63); /* an escape sequence as a name */
-	ui_init(&u);
+	render_ui_init(&u);
 	snprintf(u.source, sizeof(u.source), "test");
 	canvas_resize(&c, 24, 80);
 	layout_compute(24, 80, LAYOUT_MAIN, &l);
-	render(m, &u, &l, &c);
+	render_frame(m, &u, &l, &rc, &c, &shown);
 	int bad = 0, found = 0;
 	for (int i = 0; i < c.rows * c.cols; i++)
 		bad |= c.ch[i] < 0x20 || c.ch[i] > 0x7e;
@@ -268,7 +272,53 @@ static void test_hostile_name(void)
 		esc |= memmem(c.ch + y * c.cols, c.cols, "tw\\x1b[2Jin", 11) != NULL;
 	CHECK(esc, "an ESC in a name shows as \\x1b");
 	canvas_free(&c);
-	ui_free(&u);
+	render_cache_free(&rc);
+	done(m);
+}
+
+/* Two directories, the second selected past the end: the frame says which
+ * row it selected and which directory is there; the same inputs with a
+ * fresh cache draw the same frame (nothing kept between frames but the cache). */
+static void test_render_pure(void)
+{
+	struct tm_model *m = fresh(0);
+	struct canvas c1 = { 0 }, c2 = { 0 };
+	struct render_cache rc1 = { 0 }, rc2 = { 0 };
+	struct render_shown s1, s2;
+	struct layout l;
+	struct ui u;
+
+	fill(m, base(0, 50), "a", 0x10, 0x20, 31);
+	fill(m, base(0, 51), "b", 0x30, 0x40, 31);
+	fill(m, base(0, 51), "c", 0x50, 0x60, 31);
+	render_ui_init(&u);
+	snprintf(u.source, sizeof(u.source), "test");
+	u.sort = SORT_NAMES;
+	u.sel = 7;
+	canvas_resize(&c1, 24, 80);
+	canvas_resize(&c2, 24, 80);
+	layout_compute(24, 80, LAYOUT_MAIN, &l);
+	struct ui before = u;
+	render_frame(m, &u, &l, &rc1, &c1, &s1);
+	render_frame(m, &u, &l, &rc2, &c2, &s2);
+	CHECK(!memcmp(&before, &u, sizeof(u)), "render leaves the view state as it was");
+	CHECK(!memcmp(c1.ch, c2.ch, 24 * 80) && !memcmp(c1.at, c2.at, 24 * 80),
+	      "the same inputs draw the same frame");
+	CHECK(s1.view == LAYOUT_MAIN && s1.dir_rows == 2 && s1.sel == 1 && s1.dir == 0 &&
+	      !memcmp(&s1, &s2, sizeof(s1)),
+	      "selection past the end shows the last row: sel %d of %d rows, dir %u", s1.sel,
+	      s1.dir_rows, s1.dir);
+	u.view = LAYOUT_DIR;
+	u.dir = 1;
+	u.scroll = -1;
+	layout_compute(24, 80, LAYOUT_DIR, &l);
+	render_frame(m, &u, &l, &rc1, &c1, &s1);
+	CHECK(s1.view == LAYOUT_DIR && s1.scroll == 0 && s1.dir_rows == -1 && rc1.ndir_names == 2,
+	      "drill-in: scroll resolved to %d, its 2 names sorted in the cache", s1.scroll);
+	canvas_free(&c1);
+	canvas_free(&c2);
+	render_cache_free(&rc1);
+	render_cache_free(&rc2);
 	done(m);
 }
 
@@ -280,6 +330,7 @@ int main(void)
 	test_birthday();
 	test_bounds();
 	test_hostile_name();
+	test_render_pure();
 	printf(failed ? "model: FAILED\n" : "model: all checks passed\n");
 	return failed;
 }

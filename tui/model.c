@@ -7,58 +7,9 @@
 #include <string.h>
 #include "model.h"
 
-#define K1 0x9e3779b97f4a7c15ULL
-#define K2 0xc2b2ae3d27d4eb4fULL
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-/* Word-at-a-time hash of a name: names are short, this is the ingest hot path. */
-static uint64_t hash_bytes(const uint8_t *p, size_t n)
-{
-	uint64_t h = n * K1;
-
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ w) * K2;
-		h ^= h >> 29;
-		p += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, p, n);
-		h = (h ^ w) * K2;
-	}
-	return mix64(h);
-}
-
-static uint64_t name_key(const uint8_t *p, size_t n, uint32_t dir, int wc)
-{
-	return hash_bytes(p, n) ^ mix64(((uint64_t)dir << 2 | (uint64_t)wc) + K1);
-}
-
-static uint64_t cookie_key(uint64_t cookie, uint32_t dir, int wc)
-{
-	return mix64(cookie ^ mix64(((uint64_t)dir << 2 | (uint64_t)wc) + K2));
-}
-
-static uint64_t dir_key(uint32_t dev, uint64_t ino)
-{
-	return mix64(ino ^ ((uint64_t)dev * K1));
-}
-
 int tm_wclass_bits(int wclass)
 {
-	return wclass == TM_W63 ? 63 : 31;
+	return ck_wclass_bits(wclass);
 }
 
 double tm_birthday_pairs(uint64_t n, int bits)
@@ -102,15 +53,8 @@ void tm_reasons_text(uint32_t r, char *buf, size_t size)
 int tm_init(struct tm_model *m, uint32_t max_names, uint32_t max_dirs)
 {
 	memset(m, 0, sizeof(*m));
-	m->max_names = max_names ? max_names : TM_NAMES_DEFAULT;
-	m->max_dirs = max_dirs ? max_dirs : TM_DIRS_DEFAULT;
-	m->tab_mask = 1023;
-	m->name_tab = calloc(m->tab_mask + 1, sizeof(uint32_t));
-	m->cookie_tab = calloc(m->tab_mask + 1, sizeof(uint32_t));
-	m->dir_mask = 255;
-	m->dir_tab = calloc(m->dir_mask + 1, sizeof(uint32_t));
-	if (!m->name_tab || !m->cookie_tab || !m->dir_tab) {
-		tm_free(m);
+	if (ck_groups_init(&m->grp, max_names ? max_names : TM_NAMES_DEFAULT,
+			   max_dirs ? max_dirs : TM_DIRS_DEFAULT)) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -119,27 +63,16 @@ int tm_init(struct tm_model *m, uint32_t max_names, uint32_t max_dirs)
 
 void tm_free(struct tm_model *m)
 {
-	free(m->names);
-	free(m->name_tab);
-	free(m->cookie_tab);
-	free(m->arena);
-	free(m->groups);
+	ck_groups_free(&m->grp);
 	free(m->dirs);
-	free(m->dir_tab);
-	m->names = NULL;
-	m->name_tab = m->cookie_tab = m->dir_tab = NULL;
-	m->arena = NULL;
-	m->groups = NULL;
 	m->dirs = NULL;
+	m->names = NULL;
+	m->groups = NULL;
 }
 
 size_t tm_memory(const struct tm_model *m)
 {
-	return (size_t)m->names_cap * sizeof(struct tm_name) + m->arena_cap +
-	       2 * (size_t)(m->tab_mask + 1) * sizeof(uint32_t) +
-	       (size_t)m->groups_cap * sizeof(struct tm_group) +
-	       (size_t)m->dirs_cap * sizeof(struct tm_dir) +
-	       (size_t)(m->dir_mask + 1) * sizeof(uint32_t) + sizeof(*m);
+	return ck_groups_memory(&m->grp) + (size_t)m->dirs_cap * sizeof(struct tm_dir) + sizeof(*m);
 }
 
 void tm_input_error(struct tm_model *m, uint64_t offset, const char *msg)
@@ -151,35 +84,10 @@ void tm_input_error(struct tm_model *m, uint64_t offset, const char *msg)
 
 /* ---- directories */
 
-static void dir_rehash(struct tm_model *m, uint32_t mask)
-{
-	uint32_t *tab = calloc((size_t)mask + 1, sizeof(uint32_t));
-
-	if (!tab)
-		return; /* keep the old, fuller table: still correct */
-	for (uint32_t i = 0; i < m->ndirs; i++) {
-		uint32_t s = dir_key(m->dirs[i].dev, m->dirs[i].ino) & mask;
-		while (tab[s])
-			s = (s + 1) & mask;
-		tab[s] = i + 1;
-	}
-	free(m->dir_tab);
-	m->dir_tab = tab;
-	m->dir_mask = mask;
-}
-
 /* Index of the directory, created on first sight; -1 past max_dirs. */
 static int64_t dir_get(struct tm_model *m, uint32_t dev, uint64_t ino)
 {
-	uint32_t s = dir_key(dev, ino) & m->dir_mask;
-
-	for (; m->dir_tab[s]; s = (s + 1) & m->dir_mask) {
-		struct tm_dir *d = &m->dirs[m->dir_tab[s] - 1];
-		if (d->ino == ino && d->dev == dev)
-			return m->dir_tab[s] - 1;
-	}
-	if (m->ndirs >= m->max_dirs)
-		return -1;
+	/* Room first: the core's index and ours must stay one. */
 	if (m->ndirs == m->dirs_cap) {
 		uint32_t ncap = m->dirs_cap ? m->dirs_cap * 2 : 16;
 		struct tm_dir *nd = realloc(m->dirs, ncap * sizeof(*nd));
@@ -188,172 +96,52 @@ static int64_t dir_get(struct tm_model *m, uint32_t dev, uint64_t ino)
 		m->dirs = nd;
 		m->dirs_cap = ncap;
 	}
-	struct tm_dir *d = &m->dirs[m->ndirs];
-	memset(d, 0, sizeof(*d));
-	d->dev = dev;
-	d->ino = ino;
-	m->dir_tab[s] = ++m->ndirs;
-	if (m->ndirs * 2 > m->dir_mask + 1)
-		dir_rehash(m, m->dir_mask * 2 + 1);
-	return m->ndirs - 1;
+	int64_t i = ck_groups_dir(&m->grp, dev, ino);
+	if (i == m->ndirs) {
+		struct tm_dir *d = &m->dirs[m->ndirs++];
+		memset(d, 0, sizeof(*d));
+		d->dev = dev;
+		d->ino = ino;
+	}
+	return i;
 }
 
 /* ---- names and collisions */
-
-static int tabs_grow(struct tm_model *m)
-{
-	uint32_t mask = m->tab_mask * 2 + 1;
-	uint32_t *nt = calloc((size_t)mask + 1, sizeof(uint32_t));
-	uint32_t *ct = calloc((size_t)mask + 1, sizeof(uint32_t));
-
-	if (!nt || !ct) {
-		free(nt);
-		free(ct);
-		return -1;
-	}
-	for (uint32_t i = 0; i < m->nnames; i++) {
-		const struct tm_name *n = &m->names[i];
-		uint32_t s = name_key(tm_name_bytes(m, n), n->name_len, n->dir, n->wclass) & mask;
-		while (nt[s])
-			s = (s + 1) & mask;
-		nt[s] = i + 1;
-		/* only the first name of a cookie is in the cookie table */
-		if (n->group && m->groups[n->group - 1].first != i)
-			continue;
-		s = cookie_key(n->cookie, n->dir, n->wclass) & mask;
-		while (ct[s])
-			s = (s + 1) & mask;
-		ct[s] = i + 1;
-	}
-	free(m->name_tab);
-	free(m->cookie_tab);
-	m->name_tab = nt;
-	m->cookie_tab = ct;
-	m->tab_mask = mask;
-	return 0;
-}
-
-static int64_t group_new(struct tm_model *m, uint32_t first, const struct tm_name *n)
-{
-	if (m->ngroups == m->groups_cap) {
-		uint32_t ncap = m->groups_cap ? m->groups_cap * 2 : 64;
-		struct tm_group *ng = realloc(m->groups, ncap * sizeof(*ng));
-		if (!ng)
-			return -1;
-		m->groups = ng;
-		m->groups_cap = ncap;
-	}
-	struct tm_group *g = &m->groups[m->ngroups];
-	memset(g, 0, sizeof(*g));
-	g->cookie = n->cookie;
-	g->dir = n->dir;
-	g->first = first;
-	g->members = 1;
-	g->wclass = n->wclass;
-	g->created_seq = m->records;
-	return m->ngroups++;
-}
 
 /* Track a filldir's name; returns its index, or -1 (untracked). */
 static int64_t name_track(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 			  const struct ck_rec *r, int wc, double now)
 {
-	uint64_t key = name_key(r->name, r->name_len, dir, wc);
-	uint32_t s = key & m->tab_mask;
+	int64_t idx;
+	enum ck_added what = ck_groups_add(&m->grp, dir, r->cookie, r->major, r->minor, r->name,
+					   r->name_len, m->records, now, &idx);
 
-	for (; m->name_tab[s]; s = (s + 1) & m->tab_mask) {
-		const struct tm_name *n = &m->names[m->name_tab[s] - 1];
-		if (n->name_len == r->name_len && n->dir == dir && n->wclass == wc &&
-		    !memcmp(tm_name_bytes(m, n), r->name, r->name_len)) {
-			if (n->group)
-				m->groups[n->group - 1].seen_seq = m->records;
-			return m->name_tab[s] - 1;
-		}
-	}
-	if (m->nnames >= m->max_names) {
+	m->names = m->grp.names;
+	m->groups = m->grp.groups;
+	m->nnames = m->grp.nnames;
+	m->ngroups = m->grp.ngroups;
+	if (what == CK_ADD_UNTRACKED) {
 		m->names_untracked++;
 		return -1;
 	}
-	if (m->nnames == m->names_cap) {
-		uint32_t ncap = m->names_cap ? m->names_cap * 2 : 1024;
-		if (ncap > m->max_names)
-			ncap = m->max_names;
-		struct tm_name *nn = realloc(m->names, (size_t)ncap * sizeof(*nn));
-		if (!nn) {
-			m->names_untracked++;
-			return -1;
-		}
-		m->names = nn;
-		m->names_cap = ncap;
-	}
-	if (m->arena_len + r->name_len > m->arena_cap) {
-		size_t ncap = m->arena_cap ? m->arena_cap * 2 : 16384;
-		uint8_t *na;
-		if (ncap > UINT32_MAX || !(na = realloc(m->arena, ncap))) {
-			m->names_untracked++;
-			return -1;
-		}
-		m->arena = na;
-		m->arena_cap = ncap;
-	}
-	uint32_t idx = m->nnames;
-	struct tm_name *n = &m->names[idx];
-	memset(n, 0, sizeof(*n));
-	n->cookie = r->cookie;
-	n->major = r->major;
-	n->minor = r->minor;
-	n->dir = dir;
-	n->name_off = m->arena_len;
-	n->name_len = r->name_len;
-	n->wclass = wc;
-	memcpy(m->arena + m->arena_len, r->name, r->name_len);
-	m->arena_len += r->name_len;
-	m->name_tab[s] = idx + 1;
-	m->nnames++;
+	if (what == CK_ADD_SEEN)
+		return idx;
 	d->names[wc]++;
 
 	uint32_t bucket = (uint32_t)((wc == TM_W63 ? r->cookie >> 32 : r->cookie) &
 				     0x7fffffff) / (0x80000000u / TM_STRIP_BUCKETS);
 	if (m->strip[wc][bucket] < UINT32_MAX)
 		m->strip[wc][bucket]++;
-
-	/* Same cookie, different name: a collision. */
-	uint32_t cs = cookie_key(r->cookie, dir, wc) & m->tab_mask;
-	for (; m->cookie_tab[cs]; cs = (cs + 1) & m->tab_mask) {
-		const struct tm_name *o = &m->names[m->cookie_tab[cs] - 1];
-		if (o->cookie == r->cookie && o->dir == dir && o->wclass == wc)
-			break;
-	}
-	if (!m->cookie_tab[cs]) {
-		m->cookie_tab[cs] = idx + 1;
+	if (what == CK_ADD_COOKIE) {
 		d->cookies[wc]++;
-	} else {
-		uint32_t first = m->cookie_tab[cs] - 1;
-		struct tm_name *f = &m->names[first];
-		if (!f->group) {
-			int64_t g = group_new(m, first, f);
-			if (g >= 0) {
-				f->group = g + 1;
-				d->groups[wc]++;
-			}
-		}
-		if (f->group) {
-			struct tm_group *g = &m->groups[f->group - 1];
-			d->pairs[wc] += g->members; /* one new pair with each member */
-			g->members++;
-			g->updated_seq = g->seen_seq = m->records;
-			g->updated_at = now;
-			n->group = f->group;
-			/* append, so members list in arrival order */
-			struct tm_name *t = f;
-			while (t->next)
-				t = &m->names[t->next - 1];
-			t->next = idx + 1;
-			m->strip_coll[wc][bucket] = 1;
-		}
+		return idx;
 	}
-	if ((uint64_t)m->nnames * 2 > (uint64_t)m->tab_mask + 1 && m->tab_mask < (1u << 30))
-		tabs_grow(m);
+	/* Same cookie, different name: a collision, one new pair with each member before. */
+	const struct tm_group *g = &m->groups[m->names[idx].group - 1];
+	if (g->members == 2)
+		d->groups[wc]++;
+	d->pairs[wc] += g->members - 1;
+	m->strip_coll[wc][bucket] = 1;
 	return idx;
 }
 
@@ -515,7 +303,7 @@ void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 	if (!m->first_ts)
 		m->first_ts = r->ts_ns;
 	m->last_ts = r->ts_ns;
-	int wc = r->cookie > 0x7fffffffULL ? TM_W63 : TM_W31;
+	int wc = ck_cookie_wclass(r->cookie);
 	tail_push(m, r, r->kind == CK_REC_FILLDIR ? tm_wclass_bits(wc) : 0);
 
 	int64_t dir = dir_get(m, r->dev, r->dir_ino);

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "collide.h"
 #include "record.h"
 
 #define TM_TAIL          4096
@@ -32,8 +33,8 @@
 #define TM_NAMES_DEFAULT 4000000u
 #define TM_DIRS_DEFAULT  65536u
 
-/* Width classes: what the recorded cookie is, not what the flags ask. */
-enum tm_wclass { TM_W31 = 0, TM_W63 = 1, TM_NW = 2 };
+/* Width classes: what the recorded cookie is, not what the flags ask (lib/collide.h). */
+enum tm_wclass { TM_W31 = CK_W31, TM_W63 = CK_W63, TM_NW = CK_NW };
 
 /* Why ext4 sizes the cookie as it does for this caller (bits, OR-ed per directory). */
 #define TM_R_FMODE32   0x01 /* file has FMODE_32BITHASH (NFSv2 nfsd) */
@@ -43,28 +44,9 @@ enum tm_wclass { TM_W31 = 0, TM_W63 = 1, TM_NW = 2 };
 #define TM_R_NFSD      0x10 /* reader is nfsd */
 #define TM_R_PRE34     0x20 /* asked for 64 bits, got 31: a pre-3.4 kernel ('before') */
 
-struct tm_name {
-	uint64_t cookie;
-	uint32_t major, minor;
-	uint32_t dir;        /* index into dirs */
-	uint32_t name_off;   /* into the name arena */
-	uint32_t next;       /* next member of the same collision group, index+1; 0 = end */
-	uint32_t group;      /* collision group index+1; 0 = none */
-	uint8_t name_len;
-	uint8_t wclass;
-	uint16_t pad;
-};
-
-struct tm_group {
-	uint64_t cookie;
-	uint32_t dir;
-	uint32_t first;      /* first member's name index */
-	uint32_t members;
-	uint8_t wclass;
-	uint64_t created_seq, updated_seq; /* record sequence numbers: made, grew */
-	uint64_t seen_seq;   /* a member was last read (active collisions sort first) */
-	double updated_at;   /* host time (s), for highlighting */
-};
+/* Names and collision groups are the collision core's records (lib/collide.h). */
+#define tm_name  ck_name
+#define tm_group ck_group
 
 struct tm_dir {
 	uint32_t dev;
@@ -115,20 +97,15 @@ struct tm_model {
 	char hello[128];         /* the writer's HELLO text */
 	char last_error[160];
 
-	/* names: array + two open-addressing tables of index+1 */
-	struct tm_name *names;
-	uint32_t nnames, names_cap, max_names;
-	uint32_t *name_tab, *cookie_tab;
-	uint32_t tab_mask;
-	uint8_t *arena;
-	size_t arena_len, arena_cap;
+	/* names, collision groups and the directory index: the collision core */
+	struct ck_groups grp;
+	/* read-only views of grp for the renderer, kept current by tm_ingest */
+	const struct tm_name *names;
+	const struct tm_group *groups;
+	uint32_t nnames, ngroups;
 
-	struct tm_group *groups;
-	uint32_t ngroups, groups_cap;
-
-	struct tm_dir *dirs;
-	uint32_t ndirs, dirs_cap, max_dirs;
-	uint32_t *dir_tab, dir_mask;
+	struct tm_dir *dirs;     /* by grp's directory index */
+	uint32_t ndirs, dirs_cap;
 
 	struct tm_reader readers[TM_READERS_MAX];
 	uint32_t nreaders, loops, last_reader;
@@ -151,7 +128,7 @@ void tm_input_error(struct tm_model *m, uint64_t offset, const char *msg);
 
 static inline const uint8_t *tm_name_bytes(const struct tm_model *m, const struct tm_name *n)
 {
-	return m->arena + n->name_off;
+	return ck_name_bytes(&m->grp, n);
 }
 const struct tm_tail_ev *tm_tail_get(const struct tm_model *m, uint64_t back); /* 0 = newest; NULL past the end */
 

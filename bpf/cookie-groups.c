@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ckutil.h"
+#include "collide.h"
 #include "record.h"
 
 static struct env {
@@ -72,80 +73,34 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-struct name {
-	struct name *next;
-	uint64_t ino;
-	uint16_t len;
-	uint8_t bytes[];
-};
-
-/* One (directory, width, cookie): the names seen with it. */
-struct slot {
-	bool used;
-	uint32_t dev;
-	uint8_t width;
-	uint64_t dir_ino, cookie;
-	uint32_t major, minor;	/* of the first name */
-	unsigned nnames;
-	int group;		/* 0 until a second name makes it a group */
-	struct name *names;
-};
-
-static struct slot *slots;
-static size_t nslots, used;
-static int ngroups;
+/* The names and groups (lib/collide); ino[i] is name i's inode, for the output. */
+static struct ck_groups grp;
+static uint64_t *ino;
+static uint32_t ino_cap;
 static uint64_t nevents, nlost;
 
-static uint64_t key_hash(uint32_t dev, uint64_t ino, uint64_t cookie, int width)
+static void print_group(FILE *f, const struct ck_group *g, const char *what)
 {
-	uint64_t s = dev ^ ino * 0x9e3779b97f4a7c15ULL ^ cookie * 0xbf58476d1ce4e5b9ULL ^ width;
-	return ck_splitmix64(&s);
-}
+	const struct ck_name *first = &grp.names[g->first];
+	const struct ck_dir_id *d = &grp.dirs[g->dir];
 
-static struct slot *find_slot(uint32_t dev, uint64_t ino, uint64_t cookie, int width)
-{
-	if (used * 2 >= nslots) {
-		struct slot *old = slots;
-		size_t oldn = nslots;
-
-		nslots = nslots ? nslots * 2 : 4096;
-		slots = calloc(nslots, sizeof(*slots));
-		if (!slots) {
-			fprintf(stderr, "cookie-groups: out of memory\n");
-			exit(1);
-		}
-		for (size_t i = 0; i < oldn; i++) {
-			if (!old[i].used)
-				continue;
-			size_t j = key_hash(old[i].dev, old[i].dir_ino, old[i].cookie, old[i].width) & (nslots - 1);
-			while (slots[j].used)
-				j = (j + 1) & (nslots - 1);
-			slots[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = key_hash(dev, ino, cookie, width) & (nslots - 1);
-	while (slots[j].used && !(slots[j].dev == dev && slots[j].dir_ino == ino &&
-				  slots[j].cookie == cookie && slots[j].width == width))
-		j = (j + 1) & (nslots - 1);
-	return &slots[j];
-}
-
-static void print_group(FILE *f, const struct slot *s, const char *what)
-{
-	fprintf(f, "group %d %s: dev=%u:%u dir=%" PRIu64 " cookie=%#" PRIx64 " (%d-bit) "
-		"major=%08x minor=%08x names=%u:", s->group, what, s->dev >> 20, s->dev & 0xfffff,
-		s->dir_ino, s->cookie, s->width, s->major, s->minor, s->nnames);
-	for (const struct name *n = s->names; n; n = n->next) {
+	fprintf(f, "group %td %s: dev=%u:%u dir=%" PRIu64 " cookie=%#" PRIx64 " (%d-bit) "
+		"major=%08x minor=%08x names=%u:", g - grp.groups + 1, what, d->dev >> 20,
+		d->dev & 0xfffff, d->ino, g->cookie, g->wclass == CK_W63 ? 64 : 32, first->major,
+		first->minor, g->members);
+	for (uint32_t i = g->first + 1; i; i = grp.names[i - 1].next) {
+		const struct ck_name *n = &grp.names[i - 1];
 		fputc(' ', f);
-		ck_print_name(f, (const char *)n->bytes, n->len);
-		fprintf(f, "(ino %" PRIu64 ")", n->ino);
+		ck_print_name(f, (const char *)ck_name_bytes(&grp, n), n->name_len);
+		fprintf(f, "(ino %" PRIu64 ")", ino[i - 1]);
 	}
 	fputc('\n', f);
 }
 
 static int on_record(void *arg, const struct ck_rec *r)
 {
+	int64_t dir, idx;
+
 	(void)arg;
 	if (env.dump)
 		return (env.dump == 'j' ? ck_rec_print_json : ck_rec_print_text)(stdout, r) ? -1 : 0;
@@ -158,41 +113,40 @@ static int on_record(void *arg, const struct ck_rec *r)
 	if (r->kind != CK_REC_FILLDIR)
 		return 0;
 	nevents++;
-	int width = ck_rec_width(r);
-	/* 'before' gives everyone 31 bits whatever the flags say: trust the value. */
-	if (r->cookie <= 0x7fffffff)
-		width = 32;
-	struct slot *s = find_slot(r->dev, r->dir_ino, r->cookie, width);
-	if (!s->used) {
-		*s = (struct slot){ .used = true, .dev = r->dev, .width = width, .dir_ino = r->dir_ino,
-				    .cookie = r->cookie, .major = r->major, .minor = r->minor };
-		used++;
+	if (grp.nnames == ino_cap) {
+		uint32_t ncap = ino_cap ? ino_cap * 2 : 1024;
+		uint64_t *ni = realloc(ino, ncap * sizeof(*ni));
+		if (!ni)
+			goto nomem;
+		ino = ni;
+		ino_cap = ncap;
 	}
-	for (const struct name *n = s->names; n; n = n->next)
-		if (n->len == r->name_len && !memcmp(n->bytes, r->name, n->len))
-			return 0;	/* the same name again (a later pass): nothing new */
-	struct name *n = malloc(sizeof(*n) + r->name_len);
-	if (!n) {
-		fprintf(stderr, "cookie-groups: out of memory\n");
-		return -1;
-	}
-	n->ino = r->ino;
-	n->len = r->name_len;
-	memcpy(n->bytes, r->name, r->name_len);
-	/* Append, so names print in the order the directory gave them. */
-	struct name **tail = &s->names;
-	while (*tail)
-		tail = &(*tail)->next;
-	n->next = NULL;
-	*tail = n;
-	s->nnames++;
-	if (s->nnames == 2)
-		s->group = ++ngroups;
-	if (s->nnames >= 2 && !env.quiet) {
-		print_group(stdout, s, s->nnames == 2 ? "new" : "grows");
-		fflush(stdout);
+	/* The width is the cookie's ('before' gives everyone 31 bits, whatever the flags say). */
+	dir = ck_groups_dir(&grp, r->dev, r->dir_ino);
+	if (dir < 0)
+		goto nomem;
+	switch (ck_groups_add(&grp, dir, r->cookie, r->major, r->minor, r->name, r->name_len,
+			      nevents, 0, &idx)) {
+	case CK_ADD_UNTRACKED:
+		goto nomem;
+	case CK_ADD_SEEN:	/* the same name again (a later pass): nothing new */
+		return 0;
+	case CK_ADD_COOKIE:
+		ino[idx] = r->ino;
+		return 0;
+	case CK_ADD_GROUP:
+		ino[idx] = r->ino;
+		if (!env.quiet) {
+			const struct ck_group *g = &grp.groups[grp.names[idx].group - 1];
+			print_group(stdout, g, g->members == 2 ? "new" : "grows");
+			fflush(stdout);
+		}
+		return 0;
 	}
 	return 0;
+nomem:
+	fprintf(stderr, "cookie-groups: out of memory\n");
+	return -1;
 }
 
 static int on_error(void *arg, uint64_t off, const char *msg)
@@ -216,16 +170,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cookie-groups: cannot open %s: %s\n", env.input, strerror(errno));
 		return 1;
 	}
+	if (ck_groups_init(&grp, 0, 0)) {
+		fprintf(stderr, "cookie-groups: out of memory\n");
+		return 1;
+	}
 	err = ck_rec_parse_file(in, on_record, on_error, NULL, &st);
 	if (err < 0)
 		fprintf(stderr, "cookie-groups: read error: %s\n", strerror(errno));
 	if (env.dump)
 		return err < 0 ? 1 : 0;
-	printf("summary: %" PRIu64 " filldir events, %zu distinct cookies, %d collision group%s, "
-	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, used, ngroups,
-	       ngroups == 1 ? "" : "s", nlost, st.errors);
-	for (size_t i = 0; i < nslots; i++)
-		if (slots[i].group)
-			print_group(stdout, &slots[i], "");
+	printf("summary: %" PRIu64 " filldir events, %u distinct cookies, %u collision group%s, "
+	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, grp.cookie_tab.count,
+	       grp.ngroups, grp.ngroups == 1 ? "" : "s", nlost, st.errors);
+	for (uint32_t i = 0; i < grp.ngroups; i++)
+		print_group(stdout, &grp.groups[i], "");
 	return err < 0 ? 1 : 0;
 }

@@ -95,13 +95,15 @@ static int idtab_grow(struct ck_idtab *t, ck_idtab_key_fn *key_of, const void *c
 int ck_idtab_put(struct ck_idtab *t, uint32_t *slot, uint32_t id, ck_idtab_key_fn *key_of,
 		 const void *ctx)
 {
+	if (ck_idtab_full(t))
+		return -1; /* the last empty slot ends every probe */
 	*slot = id + 1;
 	t->count++;
 	if (id >= t->id_end)
 		t->id_end = id + 1;
-	if ((uint64_t)t->count * 2 <= (uint64_t)t->mask + 1 || t->mask >= IDTAB_MAX_MASK)
-		return 0;
-	return idtab_grow(t, key_of, ctx);
+	if ((uint64_t)t->count * 2 > (uint64_t)t->mask + 1 && t->mask < IDTAB_MAX_MASK)
+		idtab_grow(t, key_of, ctx); /* no memory: the table works on, fuller */
+	return 0;
 }
 
 size_t ck_idtab_memory(const struct ck_idtab *t)
@@ -225,7 +227,7 @@ int64_t ck_groups_dir(struct ck_groups *g, uint32_t dev, uint64_t ino)
 		if (d->ino == ino && d->dev == dev)
 			return *s - 1;
 	}
-	if (g->ndirs >= g->max_dirs ||
+	if (g->ndirs >= g->max_dirs || ck_idtab_full(&g->dir_tab) ||
 	    room_for_one(&g->dirs, g->ndirs, &g->dirs_cap, 16, g->max_dirs, sizeof(*g->dirs)))
 		return -1;
 	g->dirs[g->ndirs] = (struct ck_dir_id){ .dev = dev, .ino = ino };
@@ -260,8 +262,9 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 		if (o->cookie == cookie && o->dir == dir && o->wclass == wc)
 			break;
 	}
-	/* All memory first, so that a name is either kept whole or not at all. */
-	if (room_for_one(&g->names, g->nnames, &g->names_cap, 1024, g->max_names, sizeof(*g->names)) ||
+	/* All room first, so that a name is either kept whole or not at all. */
+	if (ck_idtab_full(&g->name_tab) || (!*cs && ck_idtab_full(&g->cookie_tab)) ||
+	    room_for_one(&g->names, g->nnames, &g->names_cap, 1024, g->max_names, sizeof(*g->names)) ||
 	    (*cs && room_for_one(&g->groups, g->ngroups, &g->groups_cap, 64, UINT32_MAX,
 				 sizeof(*g->groups))))
 		return CK_ADD_UNTRACKED;

@@ -72,11 +72,17 @@ static inline uint32_t *ck_idtab_next(const struct ck_idtab *t, uint32_t *s)
 /*
  * Store id in the empty slot a probe ended on (no other change to the table
  * in between), then double the table if it is more than half full.  0, or
- * -1 if growing found no memory: the id is stored and the table still
- * works, only fuller (it refuses nothing until every slot is taken).
+ * -1 if the table is full (growing found no memory, and one slot must stay
+ * empty to end every probe): id is not stored.
  */
 int ck_idtab_put(struct ck_idtab *t, uint32_t *slot, uint32_t id, ck_idtab_key_fn *key_of,
 		 const void *ctx);
+
+/* Whether a put would be refused (to check before a change of several steps). */
+static inline int ck_idtab_full(const struct ck_idtab *t)
+{
+	return (uint64_t)t->count + 2 > (uint64_t)t->mask + 1;
+}
 
 /* Bytes the slots take. */
 size_t ck_idtab_memory(const struct ck_idtab *t);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ckutil.h"
+#include "collide.h"
 #include "cookie.h"
 
 enum mode { MODE_GETDENTS, MODE_TELLDIR, MODE_LS };
@@ -134,42 +135,22 @@ struct entry {
 static struct walk {
 	struct entry *ent;
 	size_t n, cap;
-	size_t *slot;           /* open addressing: index+1, 0 = empty */
-	size_t nslots;
+	struct ck_idtab names;  /* name -> index into ent */
 	unsigned long long returned, revisits;
 	const char *looped_on;  /* the entry the watchdog stopped on */
 } w;
 
-static uint64_t name_hash(const char *s)
+static int name_key_of(const void *ctx, uint32_t id, uint64_t *key)
 {
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
-static void table_grow(void)
-{
-	size_t nslots = w.nslots ? w.nslots * 2 : 1024;
-	size_t *slot = ck_xcalloc(nslots, sizeof(*slot));
-
-	for (size_t i = 0; i < w.n; i++) {
-		size_t j = name_hash(w.ent[i].name) & (nslots - 1);
-
-		while (slot[j])
-			j = (j + 1) & (nslots - 1);
-		slot[j] = i + 1;
-	}
-	free(w.slot);
-	w.slot = slot;
-	w.nslots = nslots;
+	(void)ctx;
+	*key = ck_hash_bytes(w.ent[id].name, strlen(w.ent[id].name));
+	return 1;
 }
 
 /* Returns 1 when the watchdog says the walk is going round in circles. */
 static int walk_visit(const char *name, uint64_t doff)
 {
-	size_t j;
+	uint32_t *s;
 
 	w.returned++;
 	if (env.list) {
@@ -177,11 +158,13 @@ static int walk_visit(const char *name, uint64_t doff)
 		ck_print_name(stderr, name, strlen(name));
 		fputc('\n', stderr);
 	}
-	if (2 * (w.n + 1) > w.nslots)
-		table_grow();
-	j = name_hash(name) & (w.nslots - 1);
-	while (w.slot[j]) {
-		struct entry *e = &w.ent[w.slot[j] - 1];
+	if (!w.names.slot && ck_idtab_init(&w.names, 1024)) {
+		fprintf(stderr, "dirprobe: out of memory\n");
+		exit(EXIT_ERROR);
+	}
+	for (s = ck_idtab_first(&w.names, ck_hash_bytes(name, strlen(name))); *s;
+	     s = ck_idtab_next(&w.names, s)) {
+		struct entry *e = &w.ent[*s - 1];
 
 		if (strcmp(e->name, name) == 0) {
 			w.revisits++;
@@ -196,7 +179,6 @@ static int walk_visit(const char *name, uint64_t doff)
 			}
 			return w.returned >= env.max_returned;
 		}
-		j = (j + 1) & (w.nslots - 1);
 	}
 	if (w.n == w.cap) {
 		w.cap = w.cap ? 2 * w.cap : 1024;
@@ -205,7 +187,10 @@ static int walk_visit(const char *name, uint64_t doff)
 	w.ent[w.n].name = ck_xstrdup(name);
 	w.ent[w.n].doff = doff;
 	w.ent[w.n].stall = 0;
-	w.slot[j] = w.n + 1;
+	if (ck_idtab_put(&w.names, s, w.n, name_key_of, NULL)) {
+		fprintf(stderr, "dirprobe: out of memory\n");
+		exit(EXIT_ERROR);
+	}
 	w.n++;
 	w.ent[w.n - 1].mark = w.n;
 	return w.returned >= env.max_returned;

@@ -9,9 +9,6 @@
 #define K1 0x9e3779b97f4a7c15ULL
 #define K2 0xc2b2ae3d27d4eb4fULL
 
-/* Slots are uint32_t and indexed by a uint32_t mask: stop doubling here. */
-#define IDTAB_MAX_MASK ((1u << 31) - 1)
-
 uint64_t ck_mix64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -50,7 +47,7 @@ int ck_idtab_init(struct ck_idtab *t, uint32_t min_slots)
 {
 	uint32_t slots = 16;
 
-	while (slots < min_slots && slots <= IDTAB_MAX_MASK / 2)
+	while (slots < min_slots && slots <= CK_IDTAB_MAX_MASK / 2)
 		slots *= 2;
 	t->slot = calloc(slots, sizeof(*t->slot));
 	t->mask = slots - 1;
@@ -68,42 +65,6 @@ void ck_idtab_free(struct ck_idtab *t)
 	free(t->slot);
 	t->slot = NULL;
 	t->mask = t->count = t->id_end = 0;
-}
-
-static int idtab_grow(struct ck_idtab *t, ck_idtab_key_fn *key_of, const void *ctx)
-{
-	uint32_t mask = t->mask * 2 + 1;
-	uint32_t *slot = calloc((size_t)mask + 1, sizeof(*slot));
-	uint64_t key;
-
-	if (!slot)
-		return -1;
-	for (uint32_t id = 0; id < t->id_end; id++) {
-		if (!key_of(ctx, id, &key))
-			continue;
-		uint32_t j = key & mask;
-		while (slot[j])
-			j = (j + 1) & mask;
-		slot[j] = id + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->mask = mask;
-	return 0;
-}
-
-int ck_idtab_put(struct ck_idtab *t, uint32_t *slot, uint32_t id, ck_idtab_key_fn *key_of,
-		 const void *ctx)
-{
-	if (ck_idtab_full(t))
-		return -1; /* the last empty slot ends every probe */
-	*slot = id + 1;
-	t->count++;
-	if (id >= t->id_end)
-		t->id_end = id + 1;
-	if ((uint64_t)t->count * 2 > (uint64_t)t->mask + 1 && t->mask < IDTAB_MAX_MASK)
-		idtab_grow(t, key_of, ctx); /* no memory: the table works on, fuller */
-	return 0;
 }
 
 size_t ck_idtab_memory(const struct ck_idtab *t)
@@ -222,17 +183,20 @@ int64_t ck_groups_dir(struct ck_groups *g, uint32_t dev, uint64_t ino)
 {
 	uint32_t *s;
 
+	/* Readers read one directory at a time: most events are the last one's. */
+	if (g->ndirs && g->dirs[g->last_dir].ino == ino && g->dirs[g->last_dir].dev == dev)
+		return g->last_dir;
 	for (s = ck_idtab_first(&g->dir_tab, dir_key(dev, ino)); *s; s = ck_idtab_next(&g->dir_tab, s)) {
 		const struct ck_dir_id *d = &g->dirs[*s - 1];
 		if (d->ino == ino && d->dev == dev)
-			return *s - 1;
+			return g->last_dir = *s - 1;
 	}
 	if (g->ndirs >= g->max_dirs || ck_idtab_full(&g->dir_tab) ||
 	    room_for_one(&g->dirs, g->ndirs, &g->dirs_cap, 16, g->max_dirs, sizeof(*g->dirs)))
 		return -1;
 	g->dirs[g->ndirs] = (struct ck_dir_id){ .dev = dev, .ino = ino };
 	ck_idtab_put(&g->dir_tab, s, g->ndirs, dir_key_of, g);
-	return g->ndirs++;
+	return g->last_dir = g->ndirs++;
 }
 
 enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, uint32_t major,

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* ---- the table */
 
@@ -69,19 +70,59 @@ static inline uint32_t *ck_idtab_next(const struct ck_idtab *t, uint32_t *s)
 	return s == &t->slot[t->mask] ? t->slot : s + 1;
 }
 
+/* Whether a put would be refused (to check before a change of several steps). */
+static inline int ck_idtab_full(const struct ck_idtab *t)
+{
+	return (uint64_t)t->count + 2 > (uint64_t)t->mask + 1;
+}
+
+/* Slots are uint32_t, indexed by a uint32_t mask: doubling stops here. */
+#define CK_IDTAB_MAX_MASK ((1u << 31) - 1)
+
+/*
+ * Growing and putting are inline so that key_of (a constant at each call
+ * site) inlines too: growing is most of a put's cost in tables that only
+ * grow (cookie-collide's 31-bit search, a first pass over a directory).
+ */
+static inline void ck_idtab_grow(struct ck_idtab *t, ck_idtab_key_fn *key_of, const void *ctx)
+{
+	uint32_t mask = t->mask * 2 + 1;
+	uint32_t *slot = (uint32_t *)calloc((size_t)mask + 1, sizeof(*slot));
+	uint64_t key;
+
+	if (!slot)
+		return; /* no memory: the table works on, fuller */
+	for (uint32_t id = 0; id < t->id_end; id++) {
+		if (!key_of(ctx, id, &key))
+			continue;
+		uint32_t j = key & mask;
+		while (slot[j])
+			j = (j + 1) & mask;
+		slot[j] = id + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->mask = mask;
+}
+
 /*
  * Store id in the empty slot a probe ended on (no other change to the table
  * in between), then double the table if it is more than half full.  0, or
  * -1 if the table is full (growing found no memory, and one slot must stay
  * empty to end every probe): id is not stored.
  */
-int ck_idtab_put(struct ck_idtab *t, uint32_t *slot, uint32_t id, ck_idtab_key_fn *key_of,
-		 const void *ctx);
-
-/* Whether a put would be refused (to check before a change of several steps). */
-static inline int ck_idtab_full(const struct ck_idtab *t)
+static inline int ck_idtab_put(struct ck_idtab *t, uint32_t *slot, uint32_t id,
+			       ck_idtab_key_fn *key_of, const void *ctx)
 {
-	return (uint64_t)t->count + 2 > (uint64_t)t->mask + 1;
+	if (ck_idtab_full(t))
+		return -1; /* the last empty slot ends every probe */
+	*slot = id + 1;
+	t->count++;
+	if (id >= t->id_end)
+		t->id_end = id + 1;
+	if ((uint64_t)t->count * 2 > (uint64_t)t->mask + 1 && t->mask < CK_IDTAB_MAX_MASK)
+		ck_idtab_grow(t, key_of, ctx);
+	return 0;
 }
 
 /* Bytes the slots take. */
@@ -149,6 +190,7 @@ struct ck_groups {
 
 	struct ck_dir_id *dirs;
 	uint32_t ndirs, dirs_cap, max_dirs;
+	uint32_t last_dir;          /* the one ck_groups_dir found last */
 	struct ck_idtab dir_tab;
 };
 

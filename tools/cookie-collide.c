@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ckutil.h"
+#include "collide.h"
 #include "cookie.h"
 #include "ext4hash.h"
 #include "ext4sb.h"
@@ -266,74 +267,88 @@ static double now(void)
  * pair at most, so the pairs stay independent when put in one directory.
  * Also serves --bits 63 for the legacy hashes, whose minor hash is always 0.
  */
-struct slot31 {
-	uint64_t v;       /* the value whose name is stored */
-	uint32_t cookie;  /* major >> 1, + 1 so that 0 means empty */
+struct drawn31 {
+	uint64_t v;       /* the value whose name was drawn */
+	uint32_t cookie;  /* its name's major >> 1 */
 	uint32_t used;    /* already printed as part of a pair */
 };
 
+/* The cookie is a hash already: one multiply spreads it enough. */
+static inline uint64_t cookie31_key(uint32_t cookie)
+{
+	return cookie * 0x9e3779b1u;
+}
+
+static int drawn31_key_of(const void *ctx, uint32_t id, uint64_t *key)
+{
+	*key = cookie31_key(((const struct drawn31 *)ctx)[id].cookie);
+	return 1;
+}
+
 static int collide31(void)
 {
-	size_t nslots = 1 << 16, n = 0;
-	struct slot31 *tab = ck_xcalloc(nslots, sizeof(*tab));
+	struct ck_idtab tab;
+	struct drawn31 *drawn = NULL;
+	uint32_t n = 0, cap = 0;
 	struct ck_rng rng;
 	char name[EXT4_NAME_MAX + 1], other[EXT4_NAME_MAX + 1];
 	uint64_t found = 0, hashes = 0;
 	double t0 = now();
+	int rc = 1;
 
+	if (ck_idtab_init(&tab, 1 << 16))
+		goto nomem;
 	ck_rng_seed(&rng, env.rng_seed);
 	while (found < env.count) {
 		uint64_t v = ck_rng_next(&rng);
 		size_t len = name_of(v, name);
 		struct ext4hash h;
-		uint32_t key;
-		size_t j;
+		uint32_t cookie, *s;
 
 		if (!valid_name(name))
 			continue;
 		ext4hash_compute(alg, &seed, name, len, &h);
 		hashes++;
-		key = (h.major >> 1) + 1;
-		j = (key * 0x9e3779b1u) & (nslots - 1);
-		while (tab[j].cookie && tab[j].cookie != key)
-			j = (j + 1) & (nslots - 1);
-		if (tab[j].cookie) {
+		cookie = h.major >> 1;
+		for (s = ck_idtab_first(&tab, cookie31_key(cookie)); *s; s = ck_idtab_next(&tab, s))
+			if (drawn[*s - 1].cookie == cookie)
+				break;
+		if (*s) {
+			struct drawn31 *d = &drawn[*s - 1];
 			struct ext4hash shared;
 
-			name_of(tab[j].v, other);
-			if (tab[j].used || !verify_pair(other, name, &shared))
+			name_of(d->v, other);
+			if (d->used || !verify_pair(other, name, &shared))
 				continue;   /* same name drawn twice, or cookie taken */
 			print_pair(other, name, &shared);
-			tab[j].used = 1;
+			d->used = 1;
 			found++;
 			continue;
 		}
-		tab[j].v = v;
-		tab[j].cookie = key;
-		if (++n * 2 > nslots) {
-			/* Double the table; Robin-Hood-free linear probing rehash. */
-			size_t nn = nslots * 2;
-			struct slot31 *nt = ck_xcalloc(nn, sizeof(*nt));
-
-			for (size_t i = 0; i < nslots; i++) {
-				if (!tab[i].cookie)
-					continue;
-				size_t k = (tab[i].cookie * 0x9e3779b1u) & (nn - 1);
-
-				while (nt[k].cookie)
-					k = (k + 1) & (nn - 1);
-				nt[k] = tab[i];
-			}
-			free(tab);
-			tab = nt;
-			nslots = nn;
+		if (n == cap) {
+			if (cap > UINT32_MAX / 2)
+				goto nomem; /* the table's ids are 32-bit */
+			cap = cap ? cap * 2 : 1 << 15;
+			drawn = ck_xrealloc(drawn, (size_t)cap * sizeof(*drawn));
 		}
+		drawn[n] = (struct drawn31){ .v = v, .cookie = cookie };
+		if (ck_idtab_put(&tab, s, n, drawn31_key_of, drawn))
+			goto nomem;
+		n++;
 	}
 	if (!env.quiet)
 		fprintf(stderr, "cookie-collide: %" PRIu64 " group(s) from %" PRIu64 " names in %.3f s, "
-			"table %zu MiB\n", found, hashes, now() - t0, nslots * sizeof(*tab) >> 20);
-	free(tab);
-	return 0;
+			"table %zu MiB\n", found, hashes, now() - t0,
+			(ck_idtab_memory(&tab) + (size_t)cap * sizeof(*drawn)) >> 20);
+	rc = 0;
+	goto out;
+nomem:
+	/* ck_idtab reports, it does not exit (cookie-top's model goes on without) */
+	fprintf(stderr, "cookie-collide: out of memory after %" PRIu32 " names\n", n);
+out:
+	ck_idtab_free(&tab);
+	free(drawn);
+	return rc;
 }
 
 /* --------------------------------------------------------------- 63 bits */
@@ -368,6 +383,13 @@ static inline uint64_t start_point(uint32_t id)
 	return ck_splitmix64(&s) & MASK63;
 }
 
+/*
+ * The distinguished-point store is not lib/collide's ck_idtab: it is a
+ * bounded store, not a growing index.  It fills to 9/10 at its cap
+ * (max_slots) instead of 1/2, the record (end point, trail number,
+ * length) is the slot, so a lookup under the lock is one cache miss, not
+ * two, and there is nothing to keep beside it.
+ */
 struct dp_slot {
 	uint64_t dp;    /* end point | 1<<63, 0 = empty */
 	uint32_t id;    /* trail start number */

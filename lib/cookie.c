@@ -4,7 +4,7 @@
 
 uint64_t cookie_hash2pos(enum cookie_width w, uint32_t major, uint32_t minor)
 {
-	if (w == COOKIE_32BIT)
+	if (w == COOKIE_31BIT)
 		return major >> 1;
 	/* Bit 0 of major is always clear, so shifting it out loses nothing. */
 	return (uint64_t)(major >> 1) << 32 | minor;
@@ -12,22 +12,22 @@ uint64_t cookie_hash2pos(enum cookie_width w, uint32_t major, uint32_t minor)
 
 uint32_t cookie_pos2maj(enum cookie_width w, uint64_t pos)
 {
-	if (w == COOKIE_32BIT)
+	if (w == COOKIE_31BIT)
 		return (uint32_t)(pos << 1);
 	return (uint32_t)((pos >> 32) << 1);
 }
 
 uint32_t cookie_pos2min(enum cookie_width w, uint64_t pos)
 {
-	/* A 32-bit cookie has no room for the minor hash: restart at 0. */
-	if (w == COOKIE_32BIT)
+	/* A 31-bit cookie has no room for the minor hash: restart at 0. */
+	if (w == COOKIE_31BIT)
 		return 0;
 	return (uint32_t)pos;
 }
 
 uint64_t cookie_eof(enum cookie_width w)
 {
-	return w == COOKIE_32BIT ? COOKIE_EOF_32BIT : COOKIE_EOF_64BIT;
+	return w == COOKIE_31BIT ? COOKIE_EOF_31BIT : COOKIE_EOF_63BIT;
 }
 
 int cookie_decode(uint64_t doff, int width, struct cookie_decoded *out)
@@ -35,8 +35,8 @@ int cookie_decode(uint64_t doff, int width, struct cookie_decoded *out)
 	enum cookie_width w;
 
 	if (width == 0)
-		w = doff > COOKIE_EOF_32BIT ? COOKIE_64BIT : COOKIE_32BIT;
-	else if (width == 32 || width == 64)
+		w = doff > COOKIE_EOF_31BIT ? COOKIE_63BIT : COOKIE_31BIT;
+	else if (width == COOKIE_31BIT || width == COOKIE_63BIT)
 		w = (enum cookie_width)width;
 	else
 		return -1;

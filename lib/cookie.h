@@ -7,21 +7,22 @@
  * The width is the caller's, not the file system's: a 32-bit caller
  * (FMODE_32BITHASH, e.g. NFSv2, or a compat task) gets major>>1 (31 bits);
  * a 64-bit caller gets (major>>1)<<32 | minor (63 bits).  Before Linux 3.4
- * every caller got the 32-bit form.
+ * every caller got the 31-bit form.
  */
 #ifndef CK_COOKIE_H
 #define CK_COOKIE_H
 
 #include <stdint.h>
 
+/* Named by the bits a cookie has (31 or 63), not by the caller's word size. */
 enum cookie_width {
-	COOKIE_32BIT = 32,
-	COOKIE_64BIT = 64,
+	COOKIE_31BIT = 31,
+	COOKIE_63BIT = 63,
 };
 
 /* End-of-directory positions: the largest positive off_t of each width. */
-#define COOKIE_EOF_32BIT 0x7fffffffULL
-#define COOKIE_EOF_64BIT 0x7fffffffffffffffULL
+#define COOKIE_EOF_31BIT 0x7fffffffULL
+#define COOKIE_EOF_63BIT 0x7fffffffffffffffULL
 
 uint64_t cookie_hash2pos(enum cookie_width w, uint32_t major, uint32_t minor);
 uint32_t cookie_pos2maj(enum cookie_width w, uint64_t pos);
@@ -36,11 +37,12 @@ struct cookie_decoded {
 };
 
 /*
- * Decode a d_off.  `width` 0 infers it: anything above 0x7fffffff can
- * only be a 64-bit cookie; anything else is taken as 32-bit (a 64-bit
- * cookie with major>>1 == 0 is indistinguishable, so pass the width when
- * it is known).  Returns 0, or -1 if d_off is out of range for the width
- * (negative as an off_t, or above the 32-bit EOF for a 32-bit caller).
+ * Decode a d_off.  `width` is 31 or 63; 0 infers it: anything above
+ * 0x7fffffff can only be a 63-bit cookie; anything else is taken as 31-bit
+ * (a 63-bit cookie with major>>1 == 0 is indistinguishable, so pass the
+ * width when it is known).  Returns 0, or -1 if the width is neither or
+ * d_off is out of range for it (negative as an off_t, or above the 31-bit
+ * EOF for a 31-bit cookie).
  */
 int cookie_decode(uint64_t doff, int width, struct cookie_decoded *out);
 

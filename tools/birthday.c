@@ -292,9 +292,9 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 			len += snprintf(name + len, sizeof(name) - (size_t)len, ".%" PRIu64, i);
 			ext4hash_compute(env.alg, &seed, name, (size_t)len, &h);
 			if (env.bits <= 31)
-				c = cookie_hash2pos(COOKIE_32BIT, h.major, h.minor) >> (31 - env.bits);
+				c = cookie_hash2pos(COOKIE_31BIT, h.major, h.minor) >> (31 - env.bits);
 			else
-				c = cookie_hash2pos(COOKIE_64BIT, h.major, h.minor) >> (63 - env.bits);
+				c = cookie_hash2pos(COOKIE_63BIT, h.major, h.minor) >> (63 - env.bits);
 			keys[i] = c;
 		}
 		qsort(keys, n, sizeof(*keys), cmp_u64);

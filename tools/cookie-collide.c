@@ -230,8 +230,8 @@ static int verify_pair(const char *a, const char *b, struct ext4hash *shared)
 	ext4hash_compute(alg, &seed, b, strlen(b), &hb);
 	if (env.bits == 31 && ha.major != hb.major)
 		return 0;
-	if (env.bits == 63 && ((cookie_hash2pos(COOKIE_64BIT, ha.major, ha.minor) ^
-				cookie_hash2pos(COOKIE_64BIT, hb.major, hb.minor)) & out_mask))
+	if (env.bits == 63 && ((cookie_hash2pos(COOKIE_63BIT, ha.major, ha.minor) ^
+				cookie_hash2pos(COOKIE_63BIT, hb.major, hb.minor)) & out_mask))
 		return 0;
 	*shared = ha;
 	return 1;
@@ -372,7 +372,7 @@ static inline uint64_t step63(uint64_t x, char *buf)
 	size_t len = name_of(mix63(x) << 1, buf);
 
 	ext4hash_compute(alg, &seed, buf, len, &h);
-	return cookie_hash2pos(COOKIE_64BIT, h.major, h.minor) & out_mask;
+	return cookie_hash2pos(COOKIE_63BIT, h.major, h.minor) & out_mask;
 }
 
 /* Trail starts are numbered; the number is all the table needs to keep. */

@@ -100,8 +100,8 @@ static void print_one(int alg, const struct ext4hash_seed *seed, const char *nam
 	ext4hash_compute(alg, seed, name, len, &h);
 	ck_print_name(stdout, name, len);
 	printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\t0x%08" PRIx64 "\t0x%016" PRIx64 "\n",
-	       h.major, h.minor, cookie_hash2pos(COOKIE_32BIT, h.major, h.minor),
-	       cookie_hash2pos(COOKIE_64BIT, h.major, h.minor));
+	       h.major, h.minor, cookie_hash2pos(COOKIE_31BIT, h.major, h.minor),
+	       cookie_hash2pos(COOKIE_63BIT, h.major, h.minor));
 }
 
 static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path)

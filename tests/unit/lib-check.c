@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lib-check: direct checks of lib/ that need no outside tool.
- *   - cookie codec round trips for 32- and 64-bit callers, EOF values,
+ *   - cookie codec round trips for 31- and 63-bit cookies, EOF values,
  *     d_off decoding and the never-EOF adjustment of the major hash;
  *   - known answers for every hash algorithm (values printed by e2fsprogs'
  *     debugfs dx_hash, not by this library);
@@ -58,41 +58,43 @@ static void check_codec(void)
 			major = ext4hash_finish_major((uint32_t)(r >> 32));
 			minor = (uint32_t)r;
 		}
-		uint64_t p64 = cookie_hash2pos(COOKIE_64BIT, major, minor);
-		uint64_t p32 = cookie_hash2pos(COOKIE_32BIT, major, minor);
+		uint64_t p63 = cookie_hash2pos(COOKIE_63BIT, major, minor);
+		uint64_t p31 = cookie_hash2pos(COOKIE_31BIT, major, minor);
 		struct cookie_decoded d;
 
-		CHECK(cookie_pos2maj(COOKIE_64BIT, p64) == major && cookie_pos2min(COOKIE_64BIT, p64) == minor,
-		      "64-bit round trip of 0x%08" PRIx32 "/0x%08" PRIx32, major, minor);
-		CHECK(cookie_pos2maj(COOKIE_32BIT, p32) == major && cookie_pos2min(COOKIE_32BIT, p32) == 0,
-		      "32-bit round trip of major 0x%08" PRIx32, major);
-		CHECK(p64 < COOKIE_EOF_64BIT && p32 < COOKIE_EOF_32BIT,
+		CHECK(cookie_pos2maj(COOKIE_63BIT, p63) == major && cookie_pos2min(COOKIE_63BIT, p63) == minor,
+		      "63-bit round trip of 0x%08" PRIx32 "/0x%08" PRIx32, major, minor);
+		CHECK(cookie_pos2maj(COOKIE_31BIT, p31) == major && cookie_pos2min(COOKIE_31BIT, p31) == 0,
+		      "31-bit round trip of major 0x%08" PRIx32, major);
+		CHECK(p63 < COOKIE_EOF_63BIT && p31 < COOKIE_EOF_31BIT,
 		      "a real entry's cookie is below EOF (0x%08" PRIx32 ")", major);
-		CHECK(p32 == p64 >> 32, "the 31-bit cookie is the 63-bit one's top half");
-		CHECK(cookie_bits(p32) <= 31 && cookie_bits(p64) <= 63, "cookie widths");
-		CHECK(cookie_decode(p64, 64, &d) == 0 && d.major == major && d.minor == minor && !d.eof,
-		      "decode 64-bit d_off 0x%016" PRIx64, p64);
-		CHECK(cookie_decode(p32, 32, &d) == 0 && d.major == major && d.minor == 0 && !d.eof,
-		      "decode 32-bit d_off 0x%08" PRIx64, p32);
+		CHECK(p31 == p63 >> 32, "the 31-bit cookie is the 63-bit one's top half");
+		CHECK(cookie_bits(p31) <= 31 && cookie_bits(p63) <= 63, "cookie widths");
+		CHECK(cookie_decode(p63, 63, &d) == 0 && d.major == major && d.minor == minor && !d.eof,
+		      "decode 63-bit d_off 0x%016" PRIx64, p63);
+		CHECK(cookie_decode(p31, 31, &d) == 0 && d.major == major && d.minor == 0 && !d.eof,
+		      "decode 31-bit d_off 0x%08" PRIx64, p31);
 	}
 	printf("codec: 1,000,030 (major, minor) round trips, both widths: %s\n",
 	       failures == before ? "ok" : "FAILED");
 
 	struct cookie_decoded d;
 
-	CHECK(cookie_eof(COOKIE_32BIT) == 0x7fffffffULL, "32-bit EOF");
-	CHECK(cookie_eof(COOKIE_64BIT) == 0x7fffffffffffffffULL, "64-bit EOF");
-	CHECK(cookie_decode(0x7fffffff, 32, &d) == 0 && d.eof && d.width == COOKIE_32BIT, "decode 32-bit EOF");
-	CHECK(cookie_decode(0x7fffffffffffffffULL, 64, &d) == 0 && d.eof, "decode 64-bit EOF");
-	CHECK(cookie_decode(0x7fffffff, 64, &d) == 0 && !d.eof && d.major == 0 && d.minor == 0x7fffffff,
-	      "0x7fffffff from a 64-bit caller is (0, 0x7fffffff), not EOF");
-	CHECK(cookie_decode(0x80000000ULL, 32, &d) == -1, "32-bit caller: d_off above EOF refused");
-	CHECK(cookie_decode(0x8000000000000000ULL, 64, &d) == -1, "64-bit: negative off_t refused");
-	CHECK(cookie_decode(0x123456789aULL, 0, &d) == 0 && d.width == COOKIE_64BIT &&
-	      d.major == 0x24 && d.minor == 0x3456789a, "inferred width: > 31 bits is a 64-bit cookie");
-	CHECK(cookie_decode(0x1234, 0, &d) == 0 && d.width == COOKIE_32BIT && d.major == 0x2468,
-	      "inferred width: <= 31 bits taken as 32-bit");
+	CHECK(cookie_eof(COOKIE_31BIT) == 0x7fffffffULL, "31-bit EOF");
+	CHECK(cookie_eof(COOKIE_63BIT) == 0x7fffffffffffffffULL, "63-bit EOF");
+	CHECK(cookie_decode(0x7fffffff, 31, &d) == 0 && d.eof && d.width == COOKIE_31BIT, "decode 31-bit EOF");
+	CHECK(cookie_decode(0x7fffffffffffffffULL, 63, &d) == 0 && d.eof, "decode 63-bit EOF");
+	CHECK(cookie_decode(0x7fffffff, 63, &d) == 0 && !d.eof && d.major == 0 && d.minor == 0x7fffffff,
+	      "0x7fffffff as a 63-bit cookie is (0, 0x7fffffff), not EOF");
+	CHECK(cookie_decode(0x80000000ULL, 31, &d) == -1, "31-bit: d_off above EOF refused");
+	CHECK(cookie_decode(0x8000000000000000ULL, 63, &d) == -1, "63-bit: negative off_t refused");
+	CHECK(cookie_decode(0x123456789aULL, 0, &d) == 0 && d.width == COOKIE_63BIT &&
+	      d.major == 0x24 && d.minor == 0x3456789a, "inferred width: > 31 bits is a 63-bit cookie");
+	CHECK(cookie_decode(0x1234, 0, &d) == 0 && d.width == COOKIE_31BIT && d.major == 0x2468,
+	      "inferred width: <= 31 bits taken as 31-bit");
 	CHECK(cookie_decode(1, 48, &d) == -1, "width 48 refused");
+	CHECK(cookie_decode(1, 32, &d) == -1 && cookie_decode(1, 64, &d) == -1,
+	      "widths 32 and 64 refused: a cookie has 31 or 63 bits");
 	CHECK(cookie_bits(0) == 0 && cookie_bits(1) == 1 && cookie_bits(0x7fffffff) == 31 &&
 	      cookie_bits(0x7fffffffffffffffULL) == 63 && cookie_bits(UINT64_MAX) == 64, "cookie_bits");
 
@@ -101,7 +103,7 @@ static void check_codec(void)
 	CHECK(ext4hash_finish_major(0xffffffff) == 0xfffffffc, "0xffffffff (bit 0 dropped) moves down");
 	CHECK(ext4hash_finish_major(0xfffffffd) == 0xfffffffc, "0xfffffffd keeps 0xfffffffc");
 	CHECK(ext4hash_finish_major(0x12345679) == 0x12345678, "bit 0 dropped");
-	CHECK(cookie_hash2pos(COOKIE_32BIT, ext4hash_finish_major(0xffffffff), 0) == 0x7ffffffe,
+	CHECK(cookie_hash2pos(COOKIE_31BIT, ext4hash_finish_major(0xffffffff), 0) == 0x7ffffffe,
 	      "largest real 31-bit cookie is EOF-1");
 	printf("codec: EOF values, decoding, EOF adjustment: done\n");
 }

@@ -112,7 +112,7 @@ static void filldir(FILE *out, const struct ent *e, int width, uint32_t chain_le
 {
 	ev.major = e->major;
 	ev.minor = e->minor;
-	ev.cookie = cookie_hash2pos(width == 63 ? COOKIE_64BIT : COOKIE_32BIT, e->major, e->minor);
+	ev.cookie = cookie_hash2pos(width == 63 ? COOKIE_63BIT : COOKIE_31BIT, e->major, e->minor);
 	ev.name_len = e->len;
 	memcpy(ev.name, e->name, e->len);
 	ev.ino = 1000 + (e - ents);
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 			(void)save;
 			ev.major = e.major;
 			ev.minor = e.minor;
-			ev.cookie = cookie_hash2pos(width == 63 ? COOKIE_64BIT : COOKIE_32BIT, e.major, e.minor);
+			ev.cookie = cookie_hash2pos(width == 63 ? COOKIE_63BIT : COOKIE_31BIT, e.major, e.minor);
 			ev.name_len = 255;
 			memset(ev.name, 0xff, 255);
 			emit(out, CK_REC_FILLDIR);
@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 		}
 		if (a && b) {
 			struct ent *lo = a < b ? a : b, *hi = a < b ? b : a;
-			uint64_t c2 = cookie_hash2pos(width == 63 ? COOKIE_64BIT : COOKIE_32BIT, hi->major, hi->minor);
+			uint64_t c2 = cookie_hash2pos(width == 63 ? COOKIE_63BIT : COOKIE_31BIT, hi->major, hi->minor);
 			for (uint64_t k = 0; k < loop; k++) {
 				seek(out, c2);
 				filldir(out, lo, width, 1, 0);

@@ -40,7 +40,7 @@ static void fill(struct tm_model *m, struct ck_rec r, const char *name, uint32_t
 	r.kind = CK_REC_FILLDIR;
 	r.major = major;
 	r.minor = minor;
-	r.cookie = cookie_hash2pos(width == 63 ? COOKIE_64BIT : COOKIE_32BIT, major, minor);
+	r.cookie = cookie_hash2pos(width == 63 ? COOKIE_63BIT : COOKIE_31BIT, major, minor);
 	r.name_len = strlen(name);
 	memcpy(r.name, name, r.name_len);
 	tm_ingest(m, &r, 0);

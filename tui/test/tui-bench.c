@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		name_bytes += r.name_len;
 		r.major = (uint32_t)x & ~1u;
 		r.minor = x >> 32;
-		r.cookie = cookie_hash2pos(COOKIE_32BIT, r.major, r.minor);
+		r.cookie = cookie_hash2pos(COOKIE_31BIT, r.major, r.minor);
 		r.dir_ino = 2 + i % 64;   /* 64 directories */
 		r.ts_ns = i;
 		tm_ingest(m, &r, 0);

@@ -86,7 +86,7 @@ static void print_group(FILE *f, const struct ck_group *g, const char *what)
 
 	fprintf(f, "group %td %s: dev=%u:%u dir=%" PRIu64 " cookie=%#" PRIx64 " (%d-bit) "
 		"major=%08x minor=%08x names=%u:", g - grp.groups + 1, what, d->dev >> 20,
-		d->dev & 0xfffff, d->ino, g->cookie, g->wclass == CK_W63 ? 64 : 32, first->major,
+		d->dev & 0xfffff, d->ino, g->cookie, ck_wclass_bits(g->wclass), first->major,
 		first->minor, g->members);
 	for (uint32_t i = g->first + 1; i; i = grp.names[i - 1].next) {
 		const struct ck_name *n = &grp.names[i - 1];

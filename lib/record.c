@@ -144,10 +144,10 @@ const char *ck_rec_kind_name(enum ck_rec_kind kind)
 int ck_rec_width(const struct ck_rec *r)
 {
 	if (r->flags & CK_REC_F_FMODE32)
-		return 32;
+		return 31;
 	if (r->flags & CK_REC_F_FMODE64)
-		return 64;
-	return r->flags & CK_REC_F_COMPAT ? 32 : 64;
+		return 63;
+	return r->flags & CK_REC_F_COMPAT ? 31 : 63;
 }
 
 /* ---- writer */

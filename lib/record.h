@@ -203,10 +203,11 @@ struct ck_rec {
 };
 
 /*
- * The cookie width ext4 chooses for this caller (fs/ext4/dir.c is_32bit_api
- * and hash2pos): 32 with FMODE_32BITHASH, 64 with FMODE_64BITHASH, else 32
- * for a compat task and 64 for a native one.  What 'after' does; 'before'
- * answers 32 for everyone, which the recorded cookie shows.
+ * The cookie width, in bits, ext4 chooses for this caller (fs/ext4/dir.c
+ * is_32bit_api and hash2pos): 31 with FMODE_32BITHASH, 63 with
+ * FMODE_64BITHASH, else 31 for a compat task and 63 for a native one.  What
+ * 'after' does; 'before' answers 31 for everyone, which the recorded
+ * cookie shows.
  */
 int ck_rec_width(const struct ck_rec *r);
 

@@ -271,7 +271,7 @@ static uint32_t reasons_of(const struct ck_rec *r, int wc)
 		why |= TM_R_NFSD;
 	/* A 64-bit reader given a 31-bit cookie: pre-3.4 ext4.  Not for "."
 	 * (major 0), whose 63-bit cookie is 0 on every kernel. */
-	if (r->kind == CK_REC_FILLDIR && wc == TM_W31 && ck_rec_width(r) == 64 &&
+	if (r->kind == CK_REC_FILLDIR && wc == TM_W31 && ck_rec_width(r) == 63 &&
 	    (r->major >> 1) != 0)
 		why |= TM_R_PRE34;
 	return why;

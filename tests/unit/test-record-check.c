@@ -19,11 +19,15 @@ static int failures;
 	printf(__VA_ARGS__); printf("\n"); } while (0)
 
 #define MAXREC 64
-/* What make_stream() and its text forms came to before the field table (see main). */
+/*
+ * What make_stream() and its text forms came to before the field table (see
+ * main); the text CRC since the lines say the cookie width as 31/63 (w31,
+ * "width":31), not 32/64: the same bytes but for those digits.
+ */
 #define PINNED_STREAM_LEN 6031
 #define PINNED_STREAM_CRC 0xdb2b92cfu
 #define PINNED_TEXT_LEN 24586
-#define PINNED_TEXT_CRC 0x86071305u
+#define PINNED_TEXT_CRC 0xc1a37941u
 struct got {
 	struct ck_rec rec[MAXREC];
 	int n;

@@ -8,15 +8,15 @@ from ck import dirs, kernel, width
 
 
 class CkCookie(kernel.CkCommand):
-    """ck-cookie VALUE [--32|--64] [--file FILE]: decode a d_off or f_pos.
+    """ck-cookie VALUE [--31|--63] [--file FILE]: decode a d_off or f_pos.
 
 Prints the (major, minor) hash the cookie VALUE stands for and, when a
 directory file is known, the cached names (see ck-fnames) that map to it.
 The file is FILE (a struct file * expression) or, by default, the `file`
 of the selected frame or a caller (a breakpoint in ext4_dir_llseek or
-call_filldir).  The width is --32 (31-bit cookies) or --64 (63-bit ones),
+call_filldir).  The width is --31 (31-bit cookies) or --63 (63-bit ones),
 else the one ext4 gives the current task for that file, else guessed from
-the value (above 0x7fffffff needs 64)."""
+the value (above 0x7fffffff needs 63)."""
 
     def __init__(self):
         super().__init__("ck-cookie")
@@ -26,10 +26,13 @@ the value (above 0x7fffffff needs 64)."""
         i = 0
         while i < len(argv):
             a = argv[i]
-            if a in ("--32", "--64"):
+            if a in ("--31", "--63"):
                 if bits is not None:
-                    self.usage("give at most one of --32, --64")
-                bits = 31 if a == "--32" else 63
+                    self.usage("give at most one of --31, --63")
+                bits = int(a[2:])
+            elif a in ("--32", "--64"):
+                self.usage(f"{a}: cookie widths are --31 and --63 (bits of the cookie, "
+                           "not of the caller)")
             elif a == "--file":
                 if i + 1 >= len(argv):
                     self.usage("--file needs a struct file * expression")
@@ -48,16 +51,16 @@ the value (above 0x7fffffff needs 64)."""
                                "readdir cookies are 0 .. 2^63-1")
         if filp is None:
             filp = kernel.frame_file()
-        how = "--32" if bits == 31 else "--64" if bits == 63 else None
+        how = f"--{bits}" if bits is not None else None
         if bits is None and filp is not None:
             w = width.decide(filp, kernel.current_task())
             bits, how = w.bits, f"width of file {int(filp):#x}: {w}"
         if bits is None:
             bits = width.guess_bits(pos)
-            how = "guessed from the value; pass --32 or --64"
+            how = "guessed from the value; pass --31 or --63"
         if bits == 31 and pos > 0x7fffffff:
             raise gdb.GdbError(f"{self.name}: {pos:#x} does not fit a 31-bit cookie; "
-                               "use --64")
+                               "use --63")
         out = [f"cookie {pos:#x}, {bits}-bit ({how})"]
         if pos == width.eof(bits):
             out.append(f"  end of directory (EXT4_HTREE_EOF_{bits + 1}BIT)")
@@ -98,8 +101,8 @@ def _bits_arg(fn, value):
 class CkMajor(gdb.Function):
     """$ck_major(POS [, WIDTH]): the major hash a cookie stands for.
 
-WIDTH is 32 (31-bit cookie: major = POS << 1) or 64 (63-bit cookie:
-major = (POS >> 32) << 1); without it, POS above 0x7fffffff means 64."""
+WIDTH is 31 (a 31-bit cookie: major = POS << 1) or 63 (a 63-bit cookie:
+major = (POS >> 32) << 1); without it, POS above 0x7fffffff means 63."""
 
     def __init__(self):
         super().__init__("ck_major")
@@ -127,7 +130,7 @@ WIDTH as for $ck_major."""
 class CkCookieFunc(gdb.Function):
     """$ck_cookie(MAJOR, MINOR [, WIDTH]): the cookie ext4's hash2pos() makes.
 
-WIDTH 32 gives MAJOR >> 1, 64 (the default) (MAJOR >> 1) << 32 | MINOR."""
+WIDTH 31 gives MAJOR >> 1, 63 (the default) (MAJOR >> 1) << 32 | MINOR."""
 
     def __init__(self):
         super().__init__("ck_cookie")

@@ -104,9 +104,10 @@ def decide(filp, task):
 # ---- codec (fs/ext4/dir.c hash2pos, pos2maj_hash, pos2min_hash) -------------
 
 def check_bits(bits):
-    if bits not in (31, 32, 63, 64):
-        raise gdb.GdbError(f"width {bits}: use 32 (31-bit cookies) or 64 (63-bit cookies)")
-    return 31 if bits in (31, 32) else 63
+    if bits not in (31, 63):
+        raise gdb.GdbError(f"width {bits}: use 31 or 63 (the bits of the cookie, "
+                           "not of the caller)")
+    return bits
 
 
 def cookie(major, minor, bits):

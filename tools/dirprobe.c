@@ -54,7 +54,7 @@ static const char doc[] =
 "Prints one JSON line: entries (names other than . and ..), returned (with\n"
 "revisits), distinct_doff, duplicates (entries whose d_off an earlier entry\n"
 "already had), seek_mismatches (getdents mode), max_bits (width of the widest\n"
-"d_off: 31 for 32-bit ext4 cookies, 63 for 64-bit ones), outcome, errno.\n"
+"d_off: 31 for 31-bit ext4 cookies, 63 for 63-bit ones), outcome, errno.\n"
 "\n"
 "Exit status: 0 clean; 3 loop (the watchdog saw an entry come back K times\n"
 "without progress, or, in getdents mode only, duplicate cookies make\n"

@@ -42,7 +42,7 @@ enum tm_wclass { TM_W31 = CK_W31, TM_W63 = CK_W63, TM_NW = CK_NW };
 #define TM_R_COMPAT    0x04 /* 32-bit (compat) task, no flag */
 #define TM_R_NATIVE    0x08 /* 64-bit task, no flag */
 #define TM_R_NFSD      0x10 /* reader is nfsd */
-#define TM_R_PRE34     0x20 /* asked for 64 bits, got 31: a pre-3.4 kernel ('before') */
+#define TM_R_PRE34     0x20 /* asked for 63 bits, got 31: a pre-3.4 kernel ('before') */
 
 /* Names and collision groups are the collision core's records (lib/collide.h). */
 #define tm_name  ck_name

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ckutil.h"
+#include "collide.h"
 #include "cookie.h"
 #include "ext4hash.h"
 
@@ -297,13 +298,14 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 				c = cookie_hash2pos(COOKIE_63BIT, h.major, h.minor) >> (63 - env.bits);
 			keys[i] = c;
 		}
+		/* Only cookies, no names: sorted runs count the groups (lib/collide's rule). */
 		qsort(keys, n, sizeof(*keys), cmp_u64);
 		for (uint64_t i = 1, run = 1; i <= n; i++) {
 			if (i < n && keys[i] == keys[i - 1]) {
 				run++;
 				continue;
 			}
-			pairs += run * (run - 1) / 2;
+			pairs += ck_pairs(run);
 			run = 1;
 		}
 		m->hits += pairs > 0;

@@ -16,23 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckcheck.h"
 #include "ckutil.h"
 #include "collide.h"
-
-static unsigned long checks, failures;
-
-#define CHECK(cond, ...)                                              \
-	do {                                                          \
-		checks++;                                             \
-		if (!(cond)) {                                        \
-			failures++;                                   \
-			if (failures <= 20) {                         \
-				printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-				printf(__VA_ARGS__);                  \
-				printf("\n");                         \
-			}                                             \
-		}                                             \
-	} while (0)
 
 /* ---- the table, over an array of keys; key_mask makes keys collide on purpose */
 

@@ -18,25 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ckcheck.h"
 #include "ckutil.h"
 #include "cookie.h"
 #include "ext4hash.h"
 #include "ext4sb.h"
-
-static unsigned long checks, failures;
-
-#define CHECK(cond, ...)                                              \
-	do {                                                          \
-		checks++;                                             \
-		if (!(cond)) {                                        \
-			failures++;                                   \
-			if (failures <= 20) {                         \
-				printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-				printf(__VA_ARGS__);                  \
-				printf("\n");                         \
-			}                                             \
-		}                                                     \
-	} while (0)
 
 static void check_codec(void)
 {

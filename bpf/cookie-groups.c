@@ -114,12 +114,8 @@ static int on_record(void *arg, const struct ck_rec *r)
 		return 0;
 	nevents++;
 	if (grp.nnames == ino_cap) {
-		uint32_t ncap = ino_cap ? ino_cap * 2 : 1024;
-		uint64_t *ni = realloc(ino, ncap * sizeof(*ni));
-		if (!ni)
-			goto nomem;
-		ino = ni;
-		ino_cap = ncap;
+		ino_cap = ino_cap ? ino_cap * 2 : 1024;
+		ino = ck_xrealloc(ino, (size_t)ino_cap * sizeof(*ino));
 	}
 	/* The width is the cookie's ('before' gives everyone 31 bits, whatever the flags say). */
 	dir = ck_groups_dir(&grp, r->dev, r->dir_ino);
@@ -144,7 +140,7 @@ static int on_record(void *arg, const struct ck_rec *r)
 		return 0;
 	}
 	return 0;
-nomem:
+nomem:	/* lib/collide reports, it does not exit (cookie-top's model goes on without) */
 	fprintf(stderr, "cookie-groups: out of memory\n");
 	return -1;
 }

@@ -7,6 +7,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <libgen.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "ckutil.h"
 #include "record.h"
 #include "model.h"
@@ -28,6 +30,7 @@
 static struct env {
 	const char *source;       /* SOURCE; NULL: the VM's socket */
 	const char *record_path;  /* -w */
+	int force;                /* --force: -w may replace an existing file */
 	int batch, json;
 	int frames_max;           /* -n; -1: no limit */
 	double delay;             /* -d */
@@ -62,12 +65,14 @@ static const char doc[] =
 "\v"
 "Keys (in the terminal):\n";
 
-enum { OPT_JSON = 0x100, OPT_SIZE, OPT_MAX_NAMES, OPT_EXPORT_DIR };
+enum { OPT_JSON = 0x100, OPT_SIZE, OPT_MAX_NAMES, OPT_EXPORT_DIR, OPT_FORCE };
 
 static const struct argp_option options[] = {
 	{ "speed", 'x', "X", 0, "Replay speed for FILE: 1 real time (default on a terminal), "
 	  "N times faster, max or 0 as fast as possible (default with -b)", 0 },
-	{ NULL, 'w', "FILE", 0, "Also record the raw stream to FILE while viewing", 0 },
+	{ NULL, 'w', "FILE", 0, "Also record the raw stream to FILE while viewing (never the "
+	  "input itself; an existing non-empty file only with --force)", 0 },
+	{ "force", OPT_FORCE, NULL, 0, "-w may replace an existing file", 0 },
 	{ NULL, 'b', NULL, 0, "Batch mode: plain-text frames on stdout, no terminal needed", 0 },
 	{ NULL, 'n', "N", 0, "Batch: stop after N frames (0: none, only a summary on stderr)", 0 },
 	{ NULL, 'd', "SECS", 0, "Batch: seconds between frames (default 1); a last frame at end "
@@ -554,6 +559,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'w':
 		env.record_path = arg;
 		break;
+	case OPT_FORCE:
+		env.force = 1;
+		break;
 	case 'b':
 		env.batch = 1;
 		break;
@@ -619,6 +627,58 @@ static char *help_filter(int key, const char *text, void *input)
 }
 
 /*
+ * -w's file, opened without losing data: not the input (the same inode,
+ * whatever path or stdin names it: truncating it would replay nothing and
+ * keep nothing), and an existing regular file with data in it is emptied
+ * only with --force.
+ * A device or FIFO (/dev/null) is written as it is.  Truncation happens
+ * after the inode check, on the descriptor that was checked.
+ */
+static FILE *record_open(const char *path, const struct source *src, int force,
+			 char *err, size_t errsize)
+{
+	struct stat in, out;
+	int have_in = 0, fd;
+
+	if (src->ops == &source_stdin_ops)
+		have_in = fstat(0, &in) == 0;
+	else if (src->ops == &source_file_ops)
+		have_in = stat(src->path, &in) == 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &out) < 0) {
+		snprintf(err, errsize, "-w %.300s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (have_in && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+		snprintf(err, errsize, "-w %.300s is the input being read: recording into it would "
+			 "destroy it; record to another file", path);
+		goto fail;
+	}
+	if (S_ISREG(out.st_mode) && out.st_size > 0) {
+		if (!force) {
+			snprintf(err, errsize, "-w %.300s: the file exists (%lld bytes); give --force to "
+				 "replace it, or another name", path, (long long)out.st_size);
+			goto fail;
+		}
+		if (ftruncate(fd, 0) < 0) {
+			snprintf(err, errsize, "-w %.300s: cannot empty it: %s", path, strerror(errno));
+			goto fail;
+		}
+	}
+	FILE *f = fdopen(fd, "wb");
+	if (!f)
+		snprintf(err, errsize, "-w %.300s: %s", path, strerror(errno));
+	else
+		return f;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/*
  * Setup: everything the run needs, or a->err saying what is missing.  A
  * failure leaves the app for app_teardown, like a finished run.
  */
@@ -647,10 +707,9 @@ static int app_setup(struct app *a, const struct env *e)
 		snprintf(a->err, sizeof(a->err), "out of memory");
 		return 1;
 	}
-	if (a->record_path && !(a->record_to = fopen(a->record_path, "wb"))) {
-		snprintf(a->err, sizeof(a->err), "-w %.300s: %s", a->record_path, strerror(errno));
+	if (a->record_path &&
+	    !(a->record_to = record_open(a->record_path, &a->src, e->force, a->err, sizeof(a->err))))
 		return 1;
-	}
 	if (!a->batch) {
 		if (a->src.ops == &source_stdin_ops && isatty(0)) {
 			snprintf(a->err, sizeof(a->err), "stdin is a terminal, not a record stream "

@@ -38,14 +38,14 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 
 $(BPF_OUT)/cookie-trace.o: $(TOP)/bpf/cookie-trace.c $(TOP)/bpf/cookie-trace.h \
 		$(TOP)/bpf/cookie-trace-rec.h $(BPF_OUT)/cookie-trace.skel.h \
-		$(TOP)/lib/record.h $(TOP)/lib/ckutil.h
+		$(TOP)/lib/record.h $(TOP)/lib/ckutil.h $(TOP)/lib/ckname.h
 	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
 $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)
 
-$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h
+$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 

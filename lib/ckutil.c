@@ -162,24 +162,6 @@ uint64_t ck_random_seed(void)
 	return v;
 }
 
-void ck_print_name(FILE *f, const char *name, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		switch (c) {
-		case '\\': fputs("\\\\", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\x%02x", c);
-			else
-				fputc(c, f);
-		}
-	}
-}
-
 void ck_strbuf_init(struct ck_strbuf *b, char *s, size_t size)
 {
 	*b = (struct ck_strbuf){ .s = s, .size = size };
@@ -222,7 +204,8 @@ int ck_strbuf_printf(struct ck_strbuf *b, const char *fmt, ...)
  * the sizes of these two symbols in the ELF symbol table are sizeof(long)
  * and sizeof(off_t).  An i386 probe must be a genuine 32-bit-off_t caller,
  * and the host may not be able to execute it, so tests/unit/test-bin32 reads
- * them with readelf -s.  Every tool links this file (ck_parse_u64).
+ * them with readelf -s.  The i386 link pulls this object in by these names
+ * (-Wl,-u in tools/tools.mk), whatever else the tool uses.
  */
 __attribute__((used)) const char ck_abi_long[sizeof(long)] = { 0 };
 __attribute__((used)) const char ck_abi_off_t[sizeof(off_t)] = { 0 };

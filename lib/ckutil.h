@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ckname.h"	/* printing names (ck_print_name), the name-list line format */
+
 /*
  * Allocations that do not return on failure: out of memory prints
  * "NAME: out of memory" (NAME = the program's name) and exits 1, the tools'
@@ -45,13 +47,6 @@ uint64_t ck_rng_next(struct ck_rng *r);
 uint64_t ck_rng_below(struct ck_rng *r, uint64_t n);
 /* 64 bits from the kernel (getrandom), for "no --rng-seed given". */
 uint64_t ck_random_seed(void);
-
-/*
- * Print a name so that one line holds one name: control bytes, DEL and
- * backslash become C escapes (\t, \n, \\, \xNN); other bytes, including
- * UTF-8, are written as they are.
- */
-void ck_print_name(FILE *f, const char *name, size_t len);
 
 /*
  * A string built in a fixed buffer that is never overrun: always

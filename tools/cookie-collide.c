@@ -70,6 +70,8 @@ static const char doc[] =
 "\n"
 "Prints one colliding group per line: the names, tab-separated, then the\n"
 "shared hashes in hex (31 bits: the major hash; 63 bits: major and minor).\n"
+"Names are escaped as dirfill --names and cookie-hash --names-from read them\n"
+"back (\\\\, \\t, \\n, \\xNN; a leading 0x or # escaped; see lib/ckname.h).\n"
 "Names are PREFIX followed by L characters of the alphabet.\n"
 "\n"
 "--bits 31 is instant (a birthday search in memory).  --bits 63 runs a\n"
@@ -241,9 +243,9 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void print_pair(const char *a, const char *b, const struct ext4hash *h)
 {
-	ck_print_name(stdout, a, strlen(a));
+	ck_name_fprint(stdout, a, strlen(a), CK_NAME_FIELD);
 	putchar('\t');
-	ck_print_name(stdout, b, strlen(b));
+	ck_name_fprint(stdout, b, strlen(b), CK_NAME_FIELD);
 	if (env.bits == 31)
 		printf("\t0x%08" PRIx32 "\n", h->major);
 	else

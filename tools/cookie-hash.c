@@ -29,7 +29,8 @@ const char *argp_program_version = "cookie-hash (cookiekit) 1";
 static const char doc[] =
 "Print the ext4 directory hash of each NAME and its readdir cookies.\n"
 "\n"
-"One line per name, tab-separated: NAME, major hash, minor hash, the 31-bit\n"
+"One line per name, tab-separated: NAME (escaped as lib/ckname.h says: \\\\,\n"
+"\\t, \\n, \\xNN), major hash, minor hash, the 31-bit\n"
 "cookie (32-bit callers, and every caller before Linux 3.4) and the 63-bit\n"
 "cookie (64-bit callers since 3.4), all in hex.\n"
 "\n"
@@ -54,7 +55,8 @@ static const struct argp_option options[] = {
 	{ "alg", 'a', "ALG", 0, "Hash algorithm (see above)", 0 },
 	{ "hash-seed", 's', "UUID", 0, "Hash seed, as mkfs.ext4 -E hash_seed= takes it", 0 },
 	{ "image", 'i', "IMG", 0, "Take seed and algorithm from this ext4 image or device", 0 },
-	{ "names-from", 'f', "FILE", 0, "Also hash the names in FILE, one per line ('-': stdin)", 0 },
+	{ "names-from", 'f', "FILE", 0, "Also hash the names in FILE ('-': stdin): one per line, or "
+	  "cookie-collide's or this program's output lines", 0 },
 	{ "verbose", 'v', NULL, 0, "Say which algorithm and seed are used (stderr)", 0 },
 	{ "info", 'I', NULL, 0, "With --image: print the superblock's hash settings, no names needed", 0 },
 	{ 0 },
@@ -98,7 +100,7 @@ static void print_one(int alg, const struct ext4hash_seed *seed, const char *nam
 	struct ext4hash h;
 
 	ext4hash_compute(alg, seed, name, len, &h);
-	ck_print_name(stdout, name, len);
+	ck_name_fprint(stdout, name, len, CK_NAME_FIELD);
 	printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\t0x%08" PRIx64 "\t0x%016" PRIx64 "\n",
 	       h.major, h.minor, cookie_hash2pos(COOKIE_31BIT, h.major, h.minor),
 	       cookie_hash2pos(COOKIE_63BIT, h.major, h.minor));
@@ -118,16 +120,28 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
+		char *names[CK_NAMES_MAX];
+		size_t lens[CK_NAMES_MAX];
+		const char *why;
+		int k;
+
 		lineno++;
 		if (n > 0 && line[n - 1] == '\n')
 			n--;
-		if (n == 0 || n > EXT4_NAME_MAX) {
-			fprintf(stderr, "cookie-hash: %s:%ld: name of %zd bytes, must be 1..%d\n",
-				path, lineno, n, EXT4_NAME_MAX);
+		k = ck_names_split(line, (size_t)n, names, lens, CK_NAMES_MAX, &why);
+		if (k < 0) {
+			fprintf(stderr, "cookie-hash: %s:%ld: %s\n", path, lineno, why);
 			rc = -1;
-			continue;
 		}
-		print_one(alg, seed, line, (size_t)n);
+		for (int i = 0; i < k; i++) {
+			if (lens[i] > EXT4_NAME_MAX) {
+				fprintf(stderr, "cookie-hash: %s:%ld: name of %zu bytes, must be 1..%d\n",
+					path, lineno, lens[i], EXT4_NAME_MAX);
+				rc = -1;
+				continue;
+			}
+			print_one(alg, seed, names[i], lens[i]);
+		}
 	}
 	free(line);
 	if (f != stdin)

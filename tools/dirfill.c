@@ -42,8 +42,10 @@ static const char doc[] =
 "FILE holds one name per line; empty lines and lines starting with '#' are\n"
 "skipped.  A tab-separated line is read as cookie-collide output: its fields\n"
 "up to the first one that looks like a hash (0x followed by hex digits) are\n"
-"names, the rest is ignored.  Fillers are PREFIX followed by a zero-padded\n"
-"number (filler-000000, filler-000001, ...).\n"
+"names, the rest is ignored.  Names are unescaped as cookie-collide escapes\n"
+"them (\\\\, \\t, \\n, \\xNN; see lib/ckname.h), so any byte but '/' and NUL\n"
+"can be listed; --print writes names the same way.  Fillers are PREFIX\n"
+"followed by a zero-padded number (filler-000000, filler-000001, ...).\n"
 "\n"
 "ORDER (creation order; it decides which entries share a leaf block):\n"
 "  fillers-first  all fillers, then the listed names in file order (default)\n"
@@ -128,30 +130,25 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static char **names;
 static size_t nnames, capnames;
 
-static int looks_like_hash(const char *f)
+static int add_name(const char *n, size_t len, const char *where, long lineno)
 {
-	if (f[0] != '0' || (f[1] != 'x' && f[1] != 'X') || !f[2])
-		return 0;
-	for (f += 2; *f; f++)
-		if (!strchr("0123456789abcdefABCDEF", *f))
-			return 0;
-	return 1;
-}
+	char *copy;
 
-static int add_name(const char *n, const char *where, long lineno)
-{
-	size_t len = strlen(n);
-
-	if (len == 0 || len > 255 || strchr(n, '/') || !strcmp(n, ".") || !strcmp(n, "..")) {
-		fprintf(stderr, "dirfill: %s:%ld: '%s' is not a valid file name "
-			"(1..255 bytes, no '/', not . or ..)\n", where, lineno, n);
+	if (len == 0 || len > 255 || memchr(n, '/', len) || memchr(n, 0, len) ||
+	    (len == 1 && n[0] == '.') || (len == 2 && !memcmp(n, "..", 2))) {
+		fprintf(stderr, "dirfill: %s:%ld: '", where, lineno);
+		ck_print_name(stderr, n, len);
+		fprintf(stderr, "' is not a valid file name (1..255 bytes, no '/' or NUL, not . or ..)\n");
 		return -1;
 	}
 	if (nnames == capnames) {
 		capnames = capnames ? 2 * capnames : 64;
 		names = ck_xrealloc(names, capnames * sizeof(*names));
 	}
-	names[nnames++] = ck_xstrdup(n);
+	copy = ck_xmalloc(len + 1);
+	memcpy(copy, n, len);
+	copy[len] = 0;
+	names[nnames++] = copy;
 	return 0;
 }
 
@@ -169,21 +166,21 @@ static int read_names(const char *path)
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
+		char *fields[CK_NAMES_MAX];
+		size_t lens[CK_NAMES_MAX];
+		const char *why;
+		int k;
+
 		lineno++;
 		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = 0;
-		if (n == 0 || line[0] == '#')
-			continue;
-		if (!strchr(line, '\t')) {
-			rc |= add_name(line, path, lineno);
-			continue;
+			n--;
+		k = ck_names_split(line, (size_t)n, fields, lens, CK_NAMES_MAX, &why);
+		if (k < 0) {
+			fprintf(stderr, "dirfill: %s:%ld: %s\n", path, lineno, why);
+			rc = -1;
 		}
-		for (char *save = NULL, *fld = strtok_r(line, "\t", &save); fld;
-		     fld = strtok_r(NULL, "\t", &save)) {
-			if (looks_like_hash(fld))
-				break;
-			rc |= add_name(fld, path, lineno);
-		}
+		for (int i = 0; i < k; i++)
+			rc |= add_name(fields[i], lens[i], path, lineno);
 	}
 	free(line);
 	if (f != stdin)
@@ -216,18 +213,24 @@ static int create_one(int dfd, const char *name)
 	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 	if (fd < 0) {
-		if (errno == EEXIST && env.exist_ok) {
+		int err = errno;
+
+		if (err == EEXIST && env.exist_ok) {
 			skipped++;
 			return 0;
 		}
-		fprintf(stderr, "dirfill: creating %s/%s: %s%s\n", env.dir, name, strerror(errno),
-			errno == EEXIST ? " (use --exist-ok to skip existing names)" : "");
+		fprintf(stderr, "dirfill: creating %s/", env.dir);
+		ck_print_name(stderr, name, strlen(name));
+		fprintf(stderr, ": %s%s\n", strerror(err),
+			err == EEXIST ? " (use --exist-ok to skip existing names)" : "");
 		return -1;
 	}
 	close(fd);
 	created++;
-	if (env.print)
-		printf("%s\n", name);
+	if (env.print) {
+		ck_name_fprint(stdout, name, strlen(name), CK_NAME_FIELD);
+		putchar('\n');
+	}
 	return 0;
 }
 

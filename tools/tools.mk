@@ -25,7 +25,9 @@ CK_HELPERS  := $(notdir $(basename $(wildcard $(TOP)/tests/unit/*-check.c)))
 CK_CFLAGS_native := -D_FILE_OFFSET_BITS=64
 CK_LDFLAGS_native :=
 CK_CFLAGS_i386   := -m32
-CK_LDFLAGS_i386  := -m32 -static
+# -u: the data-model record of lib/ckutil.c goes into every i386 binary, whether
+# or not the tool calls into ckutil.o (test-bin32 reads it).
+CK_LDFLAGS_i386  := -m32 -static -Wl,-u,ck_abi_long,-u,ck_abi_off_t
 CK_CFLAGS_asan   := -D_FILE_OFFSET_BITS=64 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CK_LDFLAGS_asan  := -fsanitize=address,undefined
 CK_LIBS          := -pthread -lm

@@ -58,7 +58,8 @@ $(TUI_OUT)/asan/%: $(TUI_OUT)/asan/obj/test/%.o $(TUI_ASAN_CORE) $(CK_OBJ_asan)/
 
 # libFuzzer wants clang for every object it instruments: the parser and the
 # model are compiled here again, from the same sources (no copies).
-TUI_FUZZ_SRC := $(TOP)/tui/fuzz/fuzz-record.c $(TOP)/lib/record.c $(TOP)/lib/ckutil.c $(TOP)/lib/collide.c \
+TUI_FUZZ_SRC := $(TOP)/tui/fuzz/fuzz-record.c $(TOP)/lib/record.c $(TOP)/lib/ckutil.c $(TOP)/lib/ckname.c \
+                $(TOP)/lib/collide.c \
                 $(addprefix $(TOP)/tui/,$(addsuffix .c,model layout canvas render snapshot))
 $(TUI_OUT)/fuzz-record: $(TUI_FUZZ_SRC) $(wildcard $(TOP)/tui/*.h $(TOP)/lib/*.h)
 	@mkdir -p $(@D)

@@ -22,12 +22,13 @@ static int failures;
 /*
  * What make_stream() and its text forms came to before the field table (see
  * main); the text CRC since the lines say the cookie width as 31/63 (w31,
- * "width":31), not 32/64: the same bytes but for those digits.
+ * "width":31), not 32/64, and since names are escaped by lib/ckname (bytes
+ * >= 0x80 that are not UTF-8 as \xNN, issue 17).
  */
 #define PINNED_STREAM_LEN 6031
 #define PINNED_STREAM_CRC 0xdb2b92cfu
-#define PINNED_TEXT_LEN 24586
-#define PINNED_TEXT_CRC 0xc1a37941u
+#define PINNED_TEXT_LEN 26959
+#define PINNED_TEXT_CRC 0x723ab7a7u
 struct got {
 	struct ck_rec rec[MAXREC];
 	int n;

@@ -70,27 +70,42 @@ static int ent_cmp(const void *a, const void *b)
 static void read_pairs(const char *path, char first_pair[2][256])
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char *line = NULL;
+	size_t linecap = 0;
+	ssize_t n;
 	int pairs = 0;
 
 	if (!f) {
 		fprintf(stderr, "mkstream: %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#' || line[0] == '\n')
+	/* lib/ckname's line format, as dirfill reads it. */
+	while ((n = getline(&line, &linecap, f)) >= 0) {
+		char *names[CK_NAMES_MAX];
+		size_t lens[CK_NAMES_MAX];
+		const char *why;
+
+		if (n > 0 && line[n - 1] == '\n')
+			n--;
+		int k = ck_names_split(line, (size_t)n, names, lens, CK_NAMES_MAX, &why);
+		if (k < 0) {
+			fprintf(stderr, "mkstream: %s: %s\n", path, why);
+			exit(1);
+		}
+		if (!k)
 			continue;
-		int k = 0;
-		for (char *tok = strtok(line, "\t\n"); tok; tok = strtok(NULL, "\t\n")) {
-			if (!strncmp(tok, "0x", 2))
-				break;
-			if (!pairs && k < 2)
-				snprintf(first_pair[k], 256, "%s", tok);
-			add(tok, strlen(tok));
-			k++;
+		for (int i = 0; i < k; i++) {
+			size_t len = lens[i] < 255 ? lens[i] : 255;
+
+			if (!pairs && i < 2) {
+				memcpy(first_pair[i], names[i], len);
+				first_pair[i][len] = 0;
+			}
+			add(names[i], len);
 		}
 		pairs++;
 	}
+	free(line);
 	fclose(f);
 }
 

@@ -695,7 +695,9 @@ int main(int argc, char **argv)
 	emit(&hello);
 	fflush(out);
 	/* Tests and scripts wait for this line before starting the workload. */
-	fprintf(stderr, "cookie-trace: tracing (%s)\n", hello.text);
+	fprintf(stderr, "cookie-trace: tracing (");
+	ck_print_name(stderr, hello.text, hello.text_len);	/* --dir and --comm as given: escaped */
+	fprintf(stderr, ")\n");
 	for (int i = 0; i < NHOOKS; i++)
 		if (!st[i].fentry && st[i].why[0])
 			fprintf(stderr, "cookie-trace: %s via kprobes: %s\n", hooks[i], st[i].why);

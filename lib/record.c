@@ -636,16 +636,31 @@ static unsigned shown_bit(enum ck_rec_kind kind)
 	return (unsigned)kind < 32 ? CK_REC_SHOWN(kind) : 0;
 }
 
-/* One word, with its space: f, r the record, m its member, l the label. */
+/* comm comes from the traced task: escaped (lib/ckname), padded to 15 columns. */
+static void text_comm(FILE *f, const char *label, const char *comm)
+{
+	long n;
+
+	fprintf(f, " %s", label);
+	n = ck_name_fprint(f, comm, strlen(comm), 0);
+	if (n >= 0 && n < 15)
+		fprintf(f, "%*s", (int)(15 - n), "");
+}
+
+/*
+ * One word, with its space: f, r the record, m its member, l the label.
+ * Bytes from the traced system (comm, name, HELLO text) go through lib/ckname's
+ * escaping, so no control byte reaches a terminal.
+ */
 #define TEXT_DEC(f, r, m, l)   fprintf(f, " %s%" PRIu64, l, (uint64_t)r->m)
 #define TEXT_HEX(f, r, m, l)   fprintf(f, " %s%#" PRIx64, l, (uint64_t)r->m)
 #define TEXT_HEX8(f, r, m, l)  fprintf(f, " %s%08x", l, r->m)
-#define TEXT_COMM(f, r, m, l)  fprintf(f, " %s%-15s", l, r->m)
+#define TEXT_COMM(f, r, m, l)  text_comm(f, l, r->m)
 #define TEXT_WIDTH(f, r, m, l) fprintf(f, "%s %sw%d", r->m & CK_REC_F_NFSD ? " nfsd" : "", l, ck_rec_width(r))
 #define TEXT_DEV(f, r, m, l)   fprintf(f, " %s%u:%u", l, r->m >> 20, r->m & 0xfffff)
 #define TEXT_CHAIN(f, r, m, l) fprintf(f, " %s%u/%u", l, r->chain_index + 1, r->chain_len)
 #define TEXT_NAME(f, r, m, l)  (fprintf(f, " %s", l), ck_print_name(f, (const char *)r->m, r->m##_len))
-#define TEXT_TEXT(f, r, m, l)  fprintf(f, " %s%.*s", l, (int)r->m##_len, r->m)
+#define TEXT_TEXT(f, r, m, l)  (fprintf(f, " %s", l), ck_print_name(f, r->m, r->m##_len))
 #define TEXT_WORD(member, shown, form, label) \
 	if (kind_bit & CK_REC_SHOWN_##shown) TEXT_##form(f, r, member, label);
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -330,77 +332,125 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 
 /* ------------------------------------------------------------------- plot */
 
+/* The work directory's files; gnuplot runs in it and sees only these names. */
+static const char *const plot_files[] = { "theory", "measured", "article", "plot.gp", "plot.png" };
+
+static FILE *plot_open(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!(f = fopen(path, "w")))
+		fprintf(stderr, "birthday: --plot: cannot write %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static void plot_cleanup(const char *dir)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(plot_files) / sizeof(plot_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, plot_files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * No byte of OUT reaches gnuplot: the data, the script and the picture live
+ * under fixed names in a work directory made next to OUT (same file system),
+ * gnuplot runs there, and the picture is renamed to OUT from C.  A path with
+ * a quote and a newline could otherwise end 'set output' and run 'system'.
+ */
 static int plot(const char *out, const struct measured *ms, int nms)
 {
-	char dir[] = "/tmp/birthday-plot.XXXXXX", path[256];
+	const char *slash = strrchr(out, '/');
+	char dir[PATH_MAX], png[PATH_MAX + 16];
+	struct stat st;
 	FILE *f;
 	int rc, status;
 	pid_t pid;
 
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "birthday: --plot: cannot make a temporary directory: %s\n", strerror(errno));
+	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "birthday: --plot %s: exists and is not a regular file; give a .png path\n", out);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/theory", dir);
-	f = fopen(path, "w");
+	if ((size_t)snprintf(dir, sizeof(dir), "%.*s.birthday-plot.XXXXXX",
+			     slash ? (int)(slash - out + 1) : 0, out) >= sizeof(dir)) {
+		fprintf(stderr, "birthday: --plot: path too long: %s\n", out);
+		return -1;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "birthday: --plot %s: cannot make a work directory %s next to it: %s\n",
+			out, dir, strerror(errno));
+		return -1;
+	}
+	if (!(f = plot_open(dir, "theory")))
+		goto fail;
 	/* Theory for 31 bits, 63 bits and, if different, the measured width. */
 	for (double x = 1e2; x <= 1e11; x *= 1.05)
 		fprintf(f, "%g %g %g %g\n", x, p_exact(x, 31), p_exact(x, 63),
 			env.bits != 31 && env.bits != 63 ? p_exact(x, env.bits) : NAN);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/measured", dir);
-	f = fopen(path, "w");
+	if (!(f = plot_open(dir, "measured")))
+		goto fail;
 	for (int i = 0; i < nms; i++)
 		fprintf(f, "%" PRIu64 " %g %g %g\n", ms[i].n, (double)ms[i].hits / ms[i].trials, ms[i].lo, ms[i].hi);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/article", dir);
-	f = fopen(path, "w");
+	if (!(f = plot_open(dir, "article")))
+		goto fail;
 	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
 		fprintf(f, "%g %g\n", claims[i].n, p_exact(claims[i].n, claims[i].bits));
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/plot.gp", dir);
-	f = fopen(path, "w");
+	if (!(f = plot_open(dir, "plot.gp")))
+		goto fail;
 	fprintf(f,
 		"set terminal pngcairo size 1000,620 font ',11'\n"
-		"set output '%s'\n"
+		"set output 'plot.png'\n"
 		"set title 'P(two entries share a readdir cookie) vs. directory size'\n"
 		"set logscale x\nset format x '10^{%%L}'\nset xrange [100:1e11]\nset yrange [0:1.05]\n"
 		"set xlabel 'entries in the directory'\nset ylabel 'P(at least one collision)'\n"
 		"set key right center box opaque\nset grid\n"
-		"plot '%s/theory' using 1:2 with lines lw 2 title '31-bit cookies (before 3.4, 32-bit callers, NFSv2)', \\\n"
-		"     '%s/theory' using 1:3 with lines lw 2 title '63-bit cookies (64-bit callers since 3.4)', \\\n"
-		"     '%s/article' using 1:2 with points pt 7 ps 1.5 title 'the article''s figures'",
-		out, dir, dir, dir);
+		"plot 'theory' using 1:2 with lines lw 2 title '31-bit cookies (before 3.4, 32-bit callers, NFSv2)', \\\n"
+		"     'theory' using 1:3 with lines lw 2 title '63-bit cookies (64-bit callers since 3.4)', \\\n"
+		"     'article' using 1:2 with points pt 7 ps 1.5 title 'the article''s figures'");
 	if (env.bits != 31 && env.bits != 63)
-		fprintf(f, ", \\\n     '%s/theory' using 1:4 with lines lw 2 dt 2 title '%d-bit theory'", dir, env.bits);
+		fprintf(f, ", \\\n     'theory' using 1:4 with lines lw 2 dt 2 title '%d-bit theory'", env.bits);
 	if (nms)
-		fprintf(f, ", \\\n     '%s/measured' using 1:2:3:4 with yerrorbars pt 5 ps 1 lc rgb 'black' "
+		fprintf(f, ", \\\n     'measured' using 1:2:3:4 with yerrorbars pt 5 ps 1 lc rgb 'black' "
 			"title 'measured, %s, %" PRIu64 " directories per size (%.0f%% Wilson)' noenhanced",
-			dir, ext4hash_alg_name(env.alg), env.trials, 100 * env.confidence);
+			ext4hash_alg_name(env.alg), env.trials, 100 * env.confidence);
 	fprintf(f, "\n");
 	fclose(f);
 
 	pid = fork();
 	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", path, (char *)NULL);
+		if (chdir(dir)) {
+			fprintf(stderr, "birthday: --plot: cannot enter %s: %s\n", dir, strerror(errno));
+			_exit(127);
+		}
+		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
 		fprintf(stderr, "birthday: --plot: cannot run gnuplot: %s (install gnuplot-nox: make deps)\n",
 			strerror(errno));
 		_exit(127);
 	}
 	rc = pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) ? -1 : 0;
-	if (rc)
-		fprintf(stderr, "birthday: --plot: gnuplot failed; script kept in %s\n", path);
-	else {
-		const char *names[] = { "theory", "measured", "article", "plot.gp" };
-
-		for (int i = 0; i < 4; i++) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			unlink(path);
-		}
-		rmdir(dir);
-		fprintf(stderr, "birthday: wrote %s\n", out);
+	if (rc) {
+		fprintf(stderr, "birthday: --plot: gnuplot failed; script kept in %s/plot.gp\n", dir);
+		return -1;
 	}
-	return rc;
+	snprintf(png, sizeof(png), "%s/plot.png", dir);
+	if (rename(png, out)) {
+		fprintf(stderr, "birthday: --plot: cannot put the plot at %s: %s\n", out, strerror(errno));
+		goto fail;
+	}
+	plot_cleanup(dir);
+	fprintf(stderr, "birthday: wrote %s\n", out);
+	return 0;
+fail:
+	plot_cleanup(dir);
+	return -1;
 }
 
 int main(int argc, char **argv)

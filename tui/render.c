@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ckname.h"
 #include "render.h"
 
 static int cprintf(struct canvas *c, int y, int x, int maxw, uint8_t attr, const char *fmt, ...)
@@ -34,35 +35,10 @@ static void fill_attr(struct canvas *c, int y, int x, int w, uint8_t attr)
 
 /* ---- text helpers */
 
+/* lib/ckname's escaping; ASCII only, since the canvas counts a byte as a column. */
 size_t render_name_escape(const uint8_t *s, size_t n, char *out, size_t size)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
-
-	if (!size)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		uint8_t b = s[i];
-		if (b >= 0x20 && b < 0x7f && b != '\\') {
-			if (o + 1 >= size)
-				break;
-			out[o++] = b;
-		} else if (b == '\\') {
-			if (o + 2 >= size)
-				break;
-			out[o++] = '\\';
-			out[o++] = '\\';
-		} else {
-			if (o + 4 >= size)
-				break;
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[b >> 4];
-			out[o++] = hex[b & 15];
-		}
-	}
-	out[o] = 0;
-	return o;
+	return ck_name_escape(s, n, CK_NAME_ASCII, out, size);
 }
 
 void render_dir_text(uint32_t dev, uint64_t ino, char *buf, size_t size)

@@ -13,19 +13,13 @@ for f in "$bin/cookie-trace" "$bin/cookie-groups" "$bin/dirprobe" "$top/build/bi
 done
 
 # Guest side: start cookie-trace (record stream to a file), wait until it is
-# attached, run the workload, stop it with SIGINT (it drains, then reports).
+# attached (ck-trace-wait, vm/guest/bin), run the workload, stop it with
+# SIGINT (it drains, then reports).
 guest_prelude='
 trace_start() {	# OUT ARGS...
 	out=$1; shift
 	cookie-trace "$@" -f record -w "$out" 2>/tmp/ct.err & CT=$!
-	i=0
-	until grep -q "^cookie-trace: tracing" /tmp/ct.err; do
-		i=$((i + 1))
-		if [ $i -gt 300 ] || ! kill -0 $CT 2>/dev/null; then
-			echo "cookie-trace did not start:"; cat /tmp/ct.err; return 1
-		fi
-		sleep 0.1
-	done
+	ck-trace-wait /tmp/ct.err $CT || return 1
 }
 trace_stop() {
 	kill -INT $CT; wait $CT; st=$?

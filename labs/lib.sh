@@ -10,8 +10,10 @@
 # LAB_KERNEL (make lab-check ... KERNEL=X, or lab-check --kernel X) forces
 # every boot of the check onto variant X, whatever the step asks for.  That is
 # how you ask "would this lab still pass on the other kernel?" — it must not.
-
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+#
+# The VM harness (vm, vm_start, vm_stop, free_port, json_field) is the tests'
+# own: tests/vm/lib.sh and tests/lib.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/lib.sh"
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 lab_pass=0 lab_fail=0 lab_step=0
 
@@ -20,7 +22,7 @@ lab_pass=0 lab_fail=0 lab_step=0
 guest() {
 	local variant=${LAB_KERNEL:-$1}; shift
 	echo "  (booting the '$variant' kernel)" >&2
-	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$LAB_TIMEOUT" -- "$@"
+	VMRUN_TIMEOUT=$LAB_TIMEOUT vm "$variant" "$@"
 }
 
 # step "expectation" CONDITION-COMMAND... : run the condition; its status
@@ -34,11 +36,6 @@ step() {
 		lab_fail=$((lab_fail + 1)); echo "FAIL step $lab_step: $what — ${seen:-condition false}"
 	fi
 	seen=
-}
-
-# field JSON KEY: a top-level number or string of dirprobe's one-line JSON.
-field() {
-	python3 -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2" 2>/dev/null
 }
 
 # line_of OUTPUT TAG: the rest of the first line of OUTPUT that starts "TAG ".

@@ -1,6 +1,7 @@
-# Shared by the VM tests: boot a variant in command mode, fail loudly.
-# A VM test that cannot boot fails; it never skips.
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Shared by the VM tests and (through labs/lib.sh) the labs' checks: boot a
+# variant in command mode, fail loudly.  A VM test that cannot boot fails; it
+# never skips.  fail/pass/$rc, json_field and free_port: tests/lib.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 VMRUN_TIMEOUT=${VMRUN_TIMEOUT:-600}
 
 # vm VARIANT CMD...: run CMD in the guest, no gdbstub; prints its output,
@@ -17,6 +18,39 @@ vm_share_run() {
 	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
 }
 
+# vm_start LOG VMRUN-ARGS...: vm/run in the background, stdout and stderr to
+# LOG; sets $vm_pid.  vm/run names the run's directory after its own pid
+# (build/vm/run-PID/: trace.sock, the console log).  Reap it with `wait
+# "$vm_pid"` (vm/run's exit status) or end it with vm_stop.
+vm_start() {
+	local log=$1; shift
+	"$top/vm/run" "$@" > "$log" 2>&1 &
+	vm_pid=$!
+}
+
+# vm_wait_line LOG REGEX SECONDS: wait until a line of LOG matches REGEX
+# (grep -E) while the guest $vm_pid runs.  0: seen; 1: the guest ended
+# first; 2: not in SECONDS.
+vm_wait_line() {
+	local log=$1 re=$2 tenths=$(($3 * 10)) t=0
+	until grep -Eq -- "$re" "$log" 2>/dev/null; do
+		kill -0 "$vm_pid" 2>/dev/null || { grep -Eq -- "$re" "$log" 2>/dev/null && return 0; return 1; }
+		[ $t -lt $tenths ] || return 2
+		sleep 0.1; t=$((t + 1))
+	done
+}
+
+# vm_stop PID: end the guest of vm_start's PID if it still runs.  vm/run
+# terminates its QEMU on SIGTERM (and kills it 5 s later if need be); the
+# QEMU it started gets the signal too, by pid, so that none outlives a vm/run
+# that is stuck or was killed harder.  Only this run's processes, never by name.
+vm_stop() {
+	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null || return 0
+	kill "$1" $(pgrep -P "$1" qemu-system 2>/dev/null) 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
 # lab_check ARGS...: labs/lab-check's report on stdout.  Its stderr (the
 # "(booting ...)" lines, and vm/run's notes when a boot times out, panics or
 # reports no status) goes to the test log with a "[vm/run]" prefix for the
@@ -30,6 +64,3 @@ lab_check() {
 	return $st
 }
 
-rc=0
-fail() { echo "FAIL: $*"; rc=1; }
-pass() { echo "ok: $*"; }

@@ -9,16 +9,8 @@ work=$top/build/test/gdb-$$         # the guest sees it as /kit/test/gdb-$$
 gwork=/kit/test/gdb-$$
 vm_pid=
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 gdb_cleanup() {
-	if [ -n "$vm_pid" ] && kill -0 "$vm_pid" 2>/dev/null; then
-		# vm/run exits on SIGTERM without stopping its QEMU: end both, by pid.
-		local q; q=$(pgrep -P "$vm_pid" qemu-system 2>/dev/null)
-		kill "$vm_pid" $q 2>/dev/null
-	fi
+	vm_stop "$vm_pid"
 	rm -rf "$work"
 }
 trap gdb_cleanup EXIT
@@ -58,17 +50,13 @@ start_guest() {
 	sh -c 'echo PROBEPID \$\$; exec $probe'
 	echo probe-rc=\$?
 	GUEST
-	"$top/vm/run" --kernel "$variant" --gdb-port "$GDB_PORT" --timeout "${GDB_VM_TIMEOUT:-420}" \
-		-- sh "$gwork/guest.sh" > "$work/vm.log" 2>&1 &
-	vm_pid=$!
-	local t=0
-	while ! grep -q '^READY' "$work/vm.log" 2>/dev/null; do
-		if ! kill -0 "$vm_pid" 2>/dev/null; then
-			fail "$variant: the guest did not boot or set up the directory:"; sed 's/^/  | /' "$work/vm.log"; exit 1
-		fi
-		[ $t -lt 400 ] || { fail "$variant: no READY from the guest in 200 s"; exit 1; }
-		sleep 0.5; t=$((t + 1))
-	done
+	vm_start "$work/vm.log" --kernel "$variant" --gdb-port "$GDB_PORT" --timeout "${GDB_VM_TIMEOUT:-420}" \
+		-- sh "$gwork/guest.sh"
+	vm_wait_line "$work/vm.log" '^READY' 200
+	case $? in
+	1) fail "$variant: the guest did not boot or set up the directory:"; sed 's/^/  | /' "$work/vm.log"; exit 1 ;;
+	2) fail "$variant: no READY from the guest in 200 s"; exit 1 ;;
+	esac
 	grep -q -- '-I-' <(grep '/mnt/ck/c' "$work/vm.log") || fail "$variant: /mnt/ck/c is not htree-indexed"
 	echo "$variant: guest up, gdbstub on 127.0.0.1:$GDB_PORT"
 }

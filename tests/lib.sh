@@ -1,0 +1,22 @@
+# tests/lib.sh — the host side of every test and lab check, sourced (not run:
+# not executable, so tests/run does not pick it up).  No VM here: that is
+# tests/vm/lib.sh, which sources this file, and which labs/lib.sh sources.
+#
+#   fail WHAT / pass WHAT   one "FAIL: ..." / "ok: ..." line; fail makes $rc 1,
+#                           so a test ends with `exit $rc`
+#   json_field JSON KEY     a top-level number or string of dirprobe's
+#                           one-line JSON ("" for null or a missing key)
+#   free_port               a TCP port free on 127.0.0.1 right now
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+rc=0
+fail() { echo "FAIL: $*"; rc=1; }
+pass() { echo "ok: $*"; }
+
+# The guest's reader, run on the host: one parser for both sides, so a lab
+# reads a dirprobe line exactly as ck-truth-table does in the guest.
+json_field() { "$top/vm/guest/bin/ck-json" "$2" "$1"; }
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}

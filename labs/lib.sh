@@ -41,6 +41,18 @@ step() {
 # line_of OUTPUT TAG: the rest of the first line of OUTPUT that starts "TAG ".
 line_of() { sed -n "s/^$2 //p" <<< "$1" | head -n1; }
 
+# cell CELL [KEY]: from ck-truth-table's output in $out, the outcome of CELL
+# (clean, loop, eloop, timeout...), or the value of its KEY=VALUE (rc,
+# entries, dups, bits, width, wdups, loopmsg...; vm/guest/bin/ck-truth-table).
+cell() {
+	local line; line=$(line_of "$out" "cell $1")
+	if [ $# -eq 1 ]; then echo "${line%% *}"; return; fi
+	tr ' ' '\n' <<< "$line" | sed -n "s/^$2=//p" | head -n1
+}
+# looplines CELL: the kernel's "readdir loop" lines during CELL's walk
+# (ck-truth-table --dmesg).
+looplines() { sed -n "s/^loopline $1 //p" <<< "$out"; }
+
 # is_eq SEEN WANT: true if equal; sets $seen for the FAIL line.
 is_eq() { seen="saw '${1:-nothing}'"; [ "$1" = "$2" ]; }
 # has OUTPUT REGEX: true if a line of OUTPUT matches the extended regex.

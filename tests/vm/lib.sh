@@ -66,3 +66,44 @@ lab_check() {
 	return $st
 }
 
+# lab_runs TEST: every run that the labs' "forced" files (labs/NN-topic/forced)
+# give to TEST (a file without a "test" line: test-labs), in lab order: the
+# check on its own kernels or forced onto one, then the steps that failed
+# compared with the file's.  A check that cannot fail proves nothing.
+lab_runs() {
+	local test=$1 f lab owner line runs forced want out st what failed passed t0
+	if [ "$test" = test-labs ]; then
+		for f in "$top"/labs/[0-9][0-9]-*/check; do
+			[ -f "${f%check}forced" ] || fail "${f#$top/} has no forced file next to it: say which runs test it"
+		done
+	fi
+	for f in "$top"/labs/[0-9][0-9]-*/forced; do
+		lab=$(basename "$(dirname "$f")"); lab=${lab%%-*}
+		owner=$(sed -n 's/^test  *//p' "$f"); owner=${owner:-test-labs}
+		[ "$owner" = "$test" ] || continue
+		# Read first: the runs do not share this loop's stdin.
+		mapfile -t runs < <(grep -v '^[[:space:]]*\(#\|$\|test \)' "$f")
+		for line in "${runs[@]}"; do
+			if [ "${line%% *}" = full ]; then
+				[ "${LABS_FULL:-0}" = 1 ] || continue
+				line=${line#full }
+			fi
+			read -r forced want <<< "$line"
+			[ "$forced" = own ] && forced=
+			t0=$(date +%s)
+			out=$(lab_check ${forced:+--kernel "$forced"} "$lab"); st=$?
+			what="lab $lab${forced:+ forced onto $forced}"
+			echo "$out" | sed "s/^/[$what] /"
+			echo "[$what] $(( $(date +%s) - t0 )) s"
+			failed=$(grep -o '^FAIL step [0-9]*' <<< "$out" | awk '{ printf "%s%s", sep, $3; sep = " " }')
+			passed=$(grep -c '^PASS step' <<< "$out")
+			if [ -z "$want" ]; then
+				[ "$st" = 0 ] && [ -z "$failed" ] && [ "$passed" -gt 0 ] && pass "$what: every step passed ($passed)" ||
+					fail "$what: exit $st, failed steps '$failed'"
+			else
+				[ "$st" = 1 ] && [ "$failed" = "$want" ] && pass "$what: exit 1, exactly steps $want failed" ||
+					fail "$what: exit $st, failed steps '$failed', want '$want'"
+			fi
+		done
+	done
+}

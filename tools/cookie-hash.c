@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// ck-build: i386 (so a guest can check names locally; tools/list)
 /*
  * cookie-hash: the ext4 htree hash of names and the readdir cookies a
  * 32-bit and a 64-bit caller would see for them.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// ck-build: i386 (grows real htree directories from an i386 process in the guest; tools/list)
 /*
  * dirfill: fill a directory with empty files, fillers plus crafted names
  * (e.g. cookie-collide's colliding pairs), in a stated order.  Used on

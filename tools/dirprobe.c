@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// ck-build: i386 (the probe run as a genuine 32-bit off_t caller (compat task); tools/list)
 /*
  * dirprobe: walk a directory the way different readers do and say whether
  * its readdir cookies let the walk finish.

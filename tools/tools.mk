@@ -11,12 +11,11 @@ CK_WARN     := -std=gnu11 -Wall -Wextra -O2 -g -MMD -MP -I$(TOP)/lib
 CK_LIBSRC   := $(wildcard $(TOP)/lib/*.c)
 CK_LIBOBJ    = $(patsubst $(TOP)/%.c,$(1)/%.o,$(CK_LIBSRC))
 
-# Tools and which builds carry them.  The probes also go to the guest as
-# static i386 binaries; cookie-hash too, so a guest can check names locally.
-# (Filtered by what exists, so a half-written tree still builds.)
-CK_ALLSRC   := $(notdir $(basename $(wildcard $(TOP)/tools/*.c)))
-CK_TOOLS    := $(filter cookie-hash cookie-collide dirprobe dirfill birthday,$(CK_ALLSRC))
-CK_TOOLS32  := $(filter dirprobe dirfill cookie-hash,$(CK_ALLSRC))
+# Tools and which builds carry them, from the sources (tools/list): every
+# tools/NAME.c is a tool; those marked "// ck-build: i386 (why)" also go to
+# the guest as static i386 binaries.  A new tool is a new file, no list here.
+CK_TOOLS    := $(shell $(TOP)/tools/list)
+CK_TOOLS32  := $(shell $(TOP)/tools/list --i386)
 CK_HELPERS  := $(notdir $(basename $(wildcard $(TOP)/tests/unit/*-check.c)))
 
 # Per-variant flags.  native: 64-bit off_t is the x86_64 default anyway.

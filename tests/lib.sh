@@ -2,15 +2,15 @@
 # not executable, so tests/run does not pick it up).  No VM here: that is
 # tests/vm/lib.sh, which sources this file, and which labs/lib.sh sources.
 #
-#   fail WHAT / pass WHAT   one "FAIL: ..." / "ok: ..." line; fail makes $rc 1,
-#                           so a test ends with `exit $rc`
+#   fail WHAT / pass WHAT   one "FAIL: ..." / "ok: ..." line; fail makes $rc 1
+#                           (a test ends with `exit $rc`) and counts $fails
 #   json_field JSON KEY     a top-level number or string of dirprobe's
 #                           one-line JSON ("" for null or a missing key)
 #   free_port               a TCP port free on 127.0.0.1 right now
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-rc=0
-fail() { echo "FAIL: $*"; rc=1; }
+rc=0 fails=0
+fail() { echo "FAIL: $*"; rc=1; fails=$((fails + 1)); }
 pass() { echo "ok: $*"; }
 
 # The guest's reader, run on the host: one parser for both sides, so a lab

@@ -42,6 +42,21 @@ vm_wait_line() {
 	done
 }
 
+# vm_wait_end SECONDS: wait for the guest $vm_pid to end by itself (a guest
+# that gdb has let go).  Once it ended: reap it, clear $vm_pid, return
+# vm/run's exit status.  Still running after SECONDS: return 1 with $vm_pid
+# still set (vm_stop it).
+vm_wait_end() {
+	local tenths=$(($1 * 10)) t=0
+	while kill -0 "$vm_pid" 2>/dev/null; do
+		[ $t -lt $tenths ] || return 1
+		sleep 0.1; t=$((t + 1))
+	done
+	wait "$vm_pid"; set -- $?
+	vm_pid=
+	return "$1"
+}
+
 # vm_stop PID: end the guest of vm_start's PID if it still runs.  vm/run
 # terminates its QEMU on SIGTERM (and kills it 5 s later if need be); the
 # QEMU it started gets the signal too, by pid, so that none outlives a vm/run

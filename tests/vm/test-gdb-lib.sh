@@ -71,9 +71,7 @@ run_gdb() {
 
 # wait_guest: the guest ends by itself once gdb let it go.
 wait_guest() {
-	local t=0
-	while kill -0 "$vm_pid" 2>/dev/null && [ $t -lt 240 ]; do sleep 0.5; t=$((t + 1)); done
-	kill -0 "$vm_pid" 2>/dev/null && { fail "the guest did not finish after gdb detached"; return; }
-	wait "$vm_pid"; echo "vm/run exit $?"
-	vm_pid=
+	vm_wait_end 120; local st=$?
+	[ -z "$vm_pid" ] || { fail "the guest did not finish after gdb detached"; return; }
+	echo "vm/run exit $st"
 }

@@ -9,6 +9,9 @@
 #   free_port               a TCP port free on 127.0.0.1 right now
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# The tests' Python checks import cklib (tests/cklib.py).
+export PYTHONPATH=$top/tests${PYTHONPATH:+:$PYTHONPATH}
+
 rc=0 fails=0
 fail() { echo "FAIL: $*"; rc=1; fails=$((fails + 1)); }
 pass() { echo "ok: $*"; }

@@ -3,8 +3,6 @@
 # never skips.  fail/pass/$rc, json_field and free_port: tests/lib.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 VMRUN_TIMEOUT=${VMRUN_TIMEOUT:-600}
-# The tests' Python checks import cklib (tests/vm/cklib.py).
-export PYTHONPATH=$top/tests/vm${PYTHONPATH:+:$PYTHONPATH}
 
 # vm VARIANT CMD...: run CMD in the guest, no gdbstub; prints its output,
 # returns its exit status (vm/run's on panic/timeout).

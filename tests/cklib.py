@@ -1,7 +1,8 @@
-"""What the VM tests' Python checks share (tests/vm/test-bpf-*, test-bin32).
+"""What the tests' Python checks share: the VM tests' heredocs
+(tests/vm/test-bpf-*, test-bin32) and the Python unit tests (tests/unit).
 
-The shell side puts this directory on PYTHONPATH (tests/vm/lib.sh), so a
-check run as `python3 - ARGS <<'PY'` starts with
+tests/lib.sh puts this directory on PYTHONPATH, so a check run as
+`python3 - ARGS <<'PY'` starts with
 
     from cklib import Checks, jsonl
     check = Checks(f"{variant}: ")
@@ -9,8 +10,8 @@ check run as `python3 - ARGS <<'PY'` starts with
     ...
     check.exit()
 
-and prints the lines tests/vm/lib.sh's pass and fail print: "ok: ..." and
-"FAIL: ...".
+and prints the lines tests/lib.sh's pass and fail print: "ok: ..." and
+"FAIL: ...".  A test written in Python puts tests/ on sys.path itself.
 """
 import json
 import sys

@@ -87,6 +87,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--info needs --image IMG");
 		if (env.nnames == 0 && !env.names_from && !env.info)
 			argp_error(state, "no NAME given (and no --names-from)");
+		for (int i = 0; i < env.nnames; i++) {
+			size_t len = strlen(env.names[i]);
+
+			if (len == 0 || len > EXT4_NAME_MAX)
+				argp_error(state, "NAME %d: %zu bytes, must be 1..%d", i + 1, len,
+					   EXT4_NAME_MAX);
+		}
 		ck_hashsrc_check(&env.src, state);
 		break;
 	default:
@@ -104,6 +111,26 @@ static void print_one(int alg, const struct ext4hash_seed *seed, const char *nam
 	printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\t0x%08" PRIx64 "\t0x%016" PRIx64 "\n",
 	       h.major, h.minor, cookie_hash2pos(COOKIE_31BIT, h.major, h.minor),
 	       cookie_hash2pos(COOKIE_63BIT, h.major, h.minor));
+}
+
+/*
+ * A name no directory can hold is still hashed (the hash is defined for
+ * any bytes), but said: '/' and NUL cannot be in a file name, and a CR at
+ * the end is usually a DOS line end that will not be in the real name.
+ */
+static void warn_odd_name(const char *where, long lineno, const char *name, size_t len)
+{
+	const char *why = memchr(name, '\0', len) ? "a NUL byte, which no file name can have" :
+			  memchr(name, '/', len) ? "a '/', which no file name can have" :
+			  memchr(name, '\r', len) ? "a CR (a DOS line end?)" : NULL;
+	char line[24] = "";
+
+	if (!why)
+		return;
+	if (lineno)
+		snprintf(line, sizeof(line), ":%ld", lineno);
+	fprintf(stderr, "cookie-hash: warning: %s%s: the name has %s; hashed as it is\n",
+		where, line, why);
 }
 
 static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path)
@@ -140,6 +167,7 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 				rc = -1;
 				continue;
 			}
+			warn_odd_name(path, lineno, names[i], lens[i]);
 			print_one(alg, seed, names[i], lens[i]);
 		}
 	}
@@ -185,15 +213,11 @@ int main(int argc, char **argv)
 			ext4hash_seed_is_zero(&seed) ? " (zero: default)" : "");
 	}
 	for (int i = 0; i < env.nnames; i++) {
-		size_t len = strlen(env.names[i]);
+		char where[32];
 
-		if (len == 0 || len > EXT4_NAME_MAX) {
-			fprintf(stderr, "cookie-hash: NAME %d: %zu bytes, must be 1..%d\n",
-				i + 1, len, EXT4_NAME_MAX);
-			rc = 1;
-			continue;
-		}
-		print_one(alg, &seed, env.names[i], len);
+		snprintf(where, sizeof(where), "NAME %d", i + 1);
+		warn_odd_name(where, 0, env.names[i], strlen(env.names[i]));
+		print_one(alg, &seed, env.names[i], strlen(env.names[i]));
 	}
 	if (env.names_from && hash_file(alg, &seed, env.names_from))
 		rc = 1;

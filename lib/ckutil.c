@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -43,6 +45,72 @@ void *ck_xrealloc(void *p, size_t size)
 char *ck_xstrdup(const char *s)
 {
 	return alloc_checked(strdup(s));
+}
+
+void ck_close_stdout(void)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout)) {
+		/* Nothing pending: a stdout closed from the start is no error. */
+		fclose(stdout);
+		return;
+	}
+	err = errno;
+	fclose(stdout);
+	ck_write_failed(NULL, err);
+}
+
+void ck_output_init(void)
+{
+	static const int modes[3] = { O_WRONLY, O_RDONLY, O_WRONLY };
+
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* stdin write-only, stdout read-only: using them fails as if closed */
+		if (open("/dev/null", modes[fd]) < 0)
+			break; /* (lower fds are open by now, so it got this one) */
+	}
+	atexit(ck_close_stdout);
+}
+
+void ck_write_failed(const char *path, int err)
+{
+	if (err == EPIPE) {
+		/* The reader is gone: end as the default SIGPIPE would, silently. */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(128 + SIGPIPE);
+	}
+	fprintf(stderr, "%s: write error: %s%s%s\n", program_invocation_short_name,
+		path ? path : "", path ? ": " : "", err ? strerror(err) : "output lost");
+	_exit(1);
+}
+
+void ck_xflush(FILE *f, const char *path)
+{
+	errno = 0;
+	if (fflush(f) || ferror(f))
+		ck_write_failed(path, errno);
+}
+
+int ck_fclose_checked(FILE *f)
+{
+	int bad;
+
+	errno = 0;
+	bad = fflush(f) || ferror(f);
+	int err = errno;
+
+	if (fclose(f) && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad)
+		errno = err ? err : EIO;
+	return bad ? -1 : 0;
 }
 
 int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

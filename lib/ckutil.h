@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the cookiekit tools: memory, numbers, randomness, names. */
+/* Small helpers shared by the cookiekit tools: memory, output, numbers, randomness, names. */
 #ifndef CK_CKUTIL_H
 #define CK_CKUTIL_H
 
@@ -19,6 +19,30 @@ void *ck_xmalloc(size_t size);
 void *ck_xcalloc(size_t nmemb, size_t size);
 void *ck_xrealloc(void *p, size_t size);
 char *ck_xstrdup(const char *s);
+
+/*
+ * Output that is checked, as gnulib's closeout does: a full disk or a closed
+ * stdout is an error, never a silent exit 0.
+ *
+ * ck_output_init(), first thing in main: fds 0..2 that are closed are
+ * opened on /dev/null (stdout read-only, so writing it still fails, with
+ * EBADF, and no file the program opens later becomes its stdout), and
+ * ck_close_stdout runs at exit: it flushes and closes stdout and, if any
+ * write failed, prints "NAME: write error: <strerror>" and exits 1.
+ *
+ * A failed write ends the program through ck_write_failed(): EPIPE (the
+ * reader went away, `| head -1`) quietly, by SIGPIPE, as coreutils do even
+ * when SIGPIPE was ignored; anything else with "NAME: write error: [PATH:
+ * ]<strerror>" and exit status 1.  ck_xflush(f, path) flushes a stream and
+ * calls it on failure (path NULL: stdout), for loops that write as they go.
+ * ck_fclose_checked() closes a named output file: 0, or -1 with errno (a
+ * write that failed earlier counts, since fclose forgets it).
+ */
+void ck_output_init(void);
+void ck_close_stdout(void);
+__attribute__((noreturn)) void ck_write_failed(const char *path, int err);
+void ck_xflush(FILE *f, const char *path);
+int ck_fclose_checked(FILE *f);
 
 /*
  * Parse a whole decimal (or 0x-hex) unsigned number in [min, max].

@@ -250,7 +250,8 @@ static void print_pair(const char *a, const char *b, const struct ext4hash *h)
 		printf("\t0x%08" PRIx32 "\n", h->major);
 	else
 		printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\n", h->major, h->minor);
-	fflush(stdout);
+	/* Each pair as it is found; a full disk stops the search, not minutes later. */
+	ck_xflush(stdout, NULL);
 }
 
 static double now(void)
@@ -667,6 +668,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, 0, 0, 0 };
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	if (ck_hashsrc_resolve(&env.src, "cookie-collide", &alg, &seed))

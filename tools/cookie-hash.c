@@ -184,6 +184,7 @@ int main(int argc, char **argv)
 	int alg, rc = 0;
 	char seedtxt[37];
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 2;
 	if (ck_hashsrc_resolve(&env.src, "cookie-hash", &alg, &seed))
@@ -221,9 +222,5 @@ int main(int argc, char **argv)
 	}
 	if (env.names_from && hash_file(alg, &seed, env.names_from))
 		rc = 1;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "cookie-hash: writing output: %s\n", strerror(errno));
-		rc = 1;
-	}
-	return rc;
+	return rc;	/* ck_close_stdout checks what was written */
 }

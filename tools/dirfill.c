@@ -254,6 +254,7 @@ int main(int argc, char **argv)
 	uint64_t f = 0;
 	size_t k = 0;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	for (int i = 0; i < env.nnames_files; i++)
@@ -297,7 +298,5 @@ int main(int argc, char **argv)
 	close(dfd);
 	fprintf(stderr, "dirfill: %s: created %lu (%llu fillers, %zu listed names), %lu existing skipped, order %s\n",
 		env.dir, created, (unsigned long long)f, k, skipped, order_names[env.order]);
-	if (fflush(stdout))
-		rc = -1;
-	return rc ? 1 : 0;
+	return rc ? 1 : 0;	/* ck_close_stdout checks --print's output */
 }

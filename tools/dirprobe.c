@@ -381,6 +381,7 @@ int main(int argc, char **argv)
 	size_t distinct = 0, names = 0;
 	int rc;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_ERROR;
 	if (env.mode == MODE_GETDENTS)

@@ -113,22 +113,36 @@ int ck_fclose_checked(FILE *f)
 	return bad ? -1 : 0;
 }
 
-int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+static int parse_u64_base(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
-	/* strtoull silently negates "-1"; a count is never negative. */
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '-' || *s == '+' || *s == '\0')
+	/* strtoull silently negates "-1" and skips a sign: a digit must come first. */
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end != '\0' || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return parse_u64_base(s, 10, min, max, out);
+}
+
+int ck_parse_hash_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_u64_base(s + 2, 16, min, max, out);
+	return parse_u64_base(s, 10, min, max, out);
 }
 
 int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)

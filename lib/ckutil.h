@@ -45,14 +45,18 @@ void ck_xflush(FILE *f, const char *path);
 int ck_fclose_checked(FILE *f);
 
 /*
- * Parse a whole decimal (or 0x-hex) unsigned number in [min, max].
- * Returns 0, or -1 (errno-checked strtoull; sign, junk, range all refused).
+ * Parse a whole unsigned number in [min, max].  Returns 0, or -1
+ * (errno-checked strtoull; sign, junk, range all refused).  Decimal, always:
+ * a count typed as 010 is ten, not eight, and 0x is refused.  Hex is for
+ * values that are printed in hex, a hash or a cookie: ck_parse_hash_u64
+ * takes 0x-prefixed hex as well as decimal.  Each --help says which.
  */
 int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int ck_parse_hash_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /*
- * A size: the same, with an optional binary suffix K or M (either case,
- * x1024, x1048576), e.g. "16M", "0x400", "64k".  Returns 0 or -1; a value
- * that would overflow is refused, not wrapped.
+ * A size: a decimal number with an optional binary suffix K or M (either
+ * case, x1024, x1048576), e.g. "16M", "4096", "64k".  Returns 0 or -1; a
+ * value that would overflow is refused, not wrapped.
  */
 int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Same for a double (e.g. probabilities), via strtod + errno. */

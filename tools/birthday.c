@@ -58,6 +58,7 @@ static const char doc[] =
 "interval of the observed rate at --confidence (default 0.99), and the pair\n"
 "count within the same confidence of its Poisson expectation.  Exit 1 if not.\n"
 "--bits below 31 uses the top B bits of the 31-bit cookie (a smaller space).\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
 "  birthday\n"

@@ -78,6 +78,7 @@ static const char doc[] =
 "parallel distinguished-point search on all cores: ~3.8e9 hashes expected,\n"
 "minutes; progress (rate, expected remaining work) goes to stderr.\n"
 "The same --rng-seed, --threads and settings repeat the same walks.\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
 "  cookie-collide --bits 31 --alg half_md4 --hash-seed 0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b --count 8\n"

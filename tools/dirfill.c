@@ -46,6 +46,7 @@ static const char doc[] =
 "them (\\\\, \\t, \\n, \\xNN; see lib/ckname.h), so any byte but '/' and NUL\n"
 "can be listed; --print writes names the same way.  Fillers are PREFIX\n"
 "followed by a zero-padded number (filler-000000, filler-000001, ...).\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "ORDER (creation order; it decides which entries share a leaf block):\n"
 "  fillers-first  all fillers, then the listed names in file order (default)\n"

@@ -56,6 +56,8 @@ static const char doc[] =
 "3 (batch) the input had damaged records, which were reported and skipped\n"
 "(the parser resynchronises on the next record).\n"
 "\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
+"\n"
 "EXAMPLES:\n"
 "  cookie-top                         # the VM's socket: waits, reconnects\n"
 "  cookie-top -x 10 t.ckr             # replay a recording ten times faster\n"

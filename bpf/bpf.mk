@@ -45,7 +45,7 @@ $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)
 
-$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h
+$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h $(TOP)/lib/ckutil.h
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 

@@ -166,8 +166,8 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return err;
-	if (env.input && strcmp(env.input, "-") && !(in = fopen(env.input, "rb"))) {
-		fprintf(stderr, "cookie-groups: cannot open %s: %s\n", env.input, strerror(errno));
+	if (env.input && !(in = ck_open_input(env.input))) {
+		fprintf(stderr, "cookie-groups: cannot open %s: %s\n", env.input, ck_input_strerror(errno));
 		return 1;
 	}
 	if (ck_groups_init(&grp, 0, 0)) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -111,6 +112,46 @@ int ck_fclose_checked(FILE *f)
 	if (bad)
 		errno = err ? err : EIO;
 	return bad ? -1 : 0;
+}
+
+int ck_open_input_fd(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *ck_open_input(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	fd = ck_open_input_fd(path);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+const char *ck_input_strerror(int err)
+{
+	if (err == EISDIR)
+		return "is a directory, not a file (give a file, a pipe or -)";
+	if (err == EINVAL)
+		return "not a regular file or a pipe";
+	return strerror(err);
 }
 
 static int parse_u64_base(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out)

@@ -45,6 +45,18 @@ void ck_xflush(FILE *f, const char *path);
 int ck_fclose_checked(FILE *f);
 
 /*
+ * Open a file to read input from: a regular file or a FIFO (a pipe,
+ * bash's <(...)); ck_open_input() also takes "-" for stdin.  Anything else,
+ * a directory above all, is refused before a byte is read (reading a
+ * directory gives EISDIR only on the first read, or, through stdio, looks
+ * like an empty file): -1 / NULL with errno EISDIR for a directory, EINVAL
+ * for a device or socket.  ck_input_strerror(errno) says it in words.
+ */
+int ck_open_input_fd(const char *path);
+FILE *ck_open_input(const char *path);
+const char *ck_input_strerror(int err);
+
+/*
  * Parse a whole unsigned number in [min, max].  Returns 0, or -1
  * (errno-checked strtoull; sign, junk, range all refused).  Decimal, always:
  * a count typed as 010 is ten, not eight, and 0x is refused.  Hex is for

@@ -135,7 +135,7 @@ static void warn_odd_name(const char *where, long lineno, const char *name, size
 
 static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = ck_open_input(path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -143,7 +143,8 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "cookie-hash: --names-from: cannot open %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "cookie-hash: --names-from: cannot open %s: %s\n", path,
+			ck_input_strerror(errno));
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {

@@ -155,7 +155,7 @@ static int add_name(const char *n, size_t len, const char *where, long lineno)
 
 static int read_names(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = ck_open_input(path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -163,7 +163,7 @@ static int read_names(const char *path)
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "dirfill: --names: cannot open %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "dirfill: --names: cannot open %s: %s\n", path, ck_input_strerror(errno));
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {

@@ -45,7 +45,7 @@ $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)
 
-$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h
+$(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h $(TOP)/lib/ckutil.h
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
@@ -63,3 +63,10 @@ $(BPF_OUT)/ring-floor.o: $(TOP)/bpf/ring-floor.c $(TOP)/bpf/ring-floor.h $(TOP)/
 $(BUILD)/bin/ring-floor: $(BPF_OUT)/ring-floor.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
 	$(BPF_HOSTCC) -o $@ $^ $(BPF_LIBS)
+
+# cookie-groups needs no libbpf, so the sanitizer build has it too (test-asan
+# runs tests/unit/test-hostile on build/asan/bin).
+$(BUILD)/asan/bin/cookie-groups: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(CK_OBJ_asan)/libck.a
+	@mkdir -p $(@D)
+	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) $(CK_CFLAGS_asan) -o $@ $< $(CK_OBJ_asan)/libck.a $(CK_LDFLAGS_asan)
+tools-asan: $(BUILD)/asan/bin/cookie-groups

@@ -102,8 +102,11 @@ static int on_record(void *arg, const struct ck_rec *r)
 	int64_t dir, idx;
 
 	(void)arg;
-	if (env.dump)
-		return (env.dump == 'j' ? ck_rec_print_json : ck_rec_print_text)(stdout, r) ? -1 : 0;
+	if (env.dump) {
+		if ((env.dump == 'j' ? ck_rec_print_json : ck_rec_print_text)(stdout, r))
+			ck_xflush(stdout, NULL);	/* a write error, not a read error */
+		return 0;
+	}
 	if (r->kind == CK_REC_DROP) {
 		nlost += r->lost;
 		fprintf(stderr, "cookie-groups: the tracer lost %" PRIu64 " events (%" PRIu64
@@ -135,7 +138,7 @@ static int on_record(void *arg, const struct ck_rec *r)
 		if (!env.quiet) {
 			const struct ck_group *g = &grp.groups[grp.names[idx].group - 1];
 			print_group(stdout, g, g->members == 2 ? "new" : "grows");
-			fflush(stdout);
+			ck_xflush(stdout, NULL);
 		}
 		return 0;
 	}
@@ -159,11 +162,12 @@ int main(int argc, char **argv)
 	FILE *in = stdin;
 	int err;
 
+	ck_output_init();
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return err;
-	if (env.input && strcmp(env.input, "-") && !(in = fopen(env.input, "rb"))) {
-		fprintf(stderr, "cookie-groups: cannot open %s: %s\n", env.input, strerror(errno));
+	if (env.input && !(in = ck_open_input(env.input))) {
+		fprintf(stderr, "cookie-groups: cannot open %s: %s\n", env.input, ck_input_strerror(errno));
 		return 1;
 	}
 	if (ck_groups_init(&grp, 0, 0)) {

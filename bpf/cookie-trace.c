@@ -79,7 +79,10 @@ const char argp_program_doc[] =
 "    cookie-trace --doctor                 # what can attach, how, and why\n"
 "\n"
 "Stop with Ctrl-C or SIGTERM: the ring buffer is drained and the totals go\n"
-"to stderr.  Lost events are reported in-band (a DROP record / line).";
+"to stderr.  Lost events are reported in-band (a DROP record / line).\n"
+"\n"
+"Numbers are decimal (INO, PID, MS, SEC; BYTES with a K or M suffix): a\n"
+"leading zero is not octal (010 is ten), and 0x is refused.";
 
 enum {
 	OPT_INO = 1000, OPT_NFSD, OPT_PORT, OPT_RINGBUF, OPT_WAKEUP, OPT_ATTACH,

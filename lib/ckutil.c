@@ -4,9 +4,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -45,22 +48,142 @@ char *ck_xstrdup(const char *s)
 	return alloc_checked(strdup(s));
 }
 
-int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+void ck_close_stdout(void)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout)) {
+		/* Nothing pending: a stdout closed from the start is no error. */
+		fclose(stdout);
+		return;
+	}
+	err = errno;
+	fclose(stdout);
+	ck_write_failed(NULL, err);
+}
+
+void ck_output_init(void)
+{
+	static const int modes[3] = { O_WRONLY, O_RDONLY, O_WRONLY };
+
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* stdin write-only, stdout read-only: using them fails as if closed */
+		if (open("/dev/null", modes[fd]) < 0)
+			break; /* (lower fds are open by now, so it got this one) */
+	}
+	atexit(ck_close_stdout);
+}
+
+void ck_write_failed(const char *path, int err)
+{
+	if (err == EPIPE) {
+		/* The reader is gone: end as the default SIGPIPE would, silently. */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(128 + SIGPIPE);
+	}
+	fprintf(stderr, "%s: write error: %s%s%s\n", program_invocation_short_name,
+		path ? path : "", path ? ": " : "", err ? strerror(err) : "output lost");
+	_exit(1);
+}
+
+void ck_xflush(FILE *f, const char *path)
+{
+	errno = 0;
+	if (fflush(f) || ferror(f))
+		ck_write_failed(path, errno);
+}
+
+int ck_fclose_checked(FILE *f)
+{
+	int bad;
+
+	errno = 0;
+	bad = fflush(f) || ferror(f);
+	int err = errno;
+
+	if (fclose(f) && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad)
+		errno = err ? err : EIO;
+	return bad ? -1 : 0;
+}
+
+int ck_open_input_fd(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *ck_open_input(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	fd = ck_open_input_fd(path);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+const char *ck_input_strerror(int err)
+{
+	if (err == EISDIR)
+		return "is a directory, not a file (give a file, a pipe or -)";
+	if (err == EINVAL)
+		return "not a regular file or a pipe";
+	return strerror(err);
+}
+
+static int parse_u64_base(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
-	/* strtoull silently negates "-1"; a count is never negative. */
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '-' || *s == '+' || *s == '\0')
+	/* strtoull silently negates "-1" and skips a sign: a digit must come first. */
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end != '\0' || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return parse_u64_base(s, 10, min, max, out);
+}
+
+int ck_parse_hash_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_u64_base(s + 2, 16, min, max, out);
+	return parse_u64_base(s, 10, min, max, out);
 }
 
 int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)

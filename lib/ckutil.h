@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the cookiekit tools: memory, numbers, randomness, names. */
+/* Small helpers shared by the cookiekit tools: memory, output, numbers, randomness, names. */
 #ifndef CK_CKUTIL_H
 #define CK_CKUTIL_H
 
@@ -21,14 +21,54 @@ void *ck_xrealloc(void *p, size_t size);
 char *ck_xstrdup(const char *s);
 
 /*
- * Parse a whole decimal (or 0x-hex) unsigned number in [min, max].
- * Returns 0, or -1 (errno-checked strtoull; sign, junk, range all refused).
+ * Output that is checked, as gnulib's closeout does: a full disk or a closed
+ * stdout is an error, never a silent exit 0.
+ *
+ * ck_output_init(), first thing in main: fds 0..2 that are closed are
+ * opened on /dev/null (stdout read-only, so writing it still fails, with
+ * EBADF, and no file the program opens later becomes its stdout), and
+ * ck_close_stdout runs at exit: it flushes and closes stdout and, if any
+ * write failed, prints "NAME: write error: <strerror>" and exits 1.
+ *
+ * A failed write ends the program through ck_write_failed(): EPIPE (the
+ * reader went away, `| head -1`) quietly, by SIGPIPE, as coreutils do even
+ * when SIGPIPE was ignored; anything else with "NAME: write error: [PATH:
+ * ]<strerror>" and exit status 1.  ck_xflush(f, path) flushes a stream and
+ * calls it on failure (path NULL: stdout), for loops that write as they go.
+ * ck_fclose_checked() closes a named output file: 0, or -1 with errno (a
+ * write that failed earlier counts, since fclose forgets it).
+ */
+void ck_output_init(void);
+void ck_close_stdout(void);
+__attribute__((noreturn)) void ck_write_failed(const char *path, int err);
+void ck_xflush(FILE *f, const char *path);
+int ck_fclose_checked(FILE *f);
+
+/*
+ * Open a file to read input from: a regular file or a FIFO (a pipe,
+ * bash's <(...)); ck_open_input() also takes "-" for stdin.  Anything else,
+ * a directory above all, is refused before a byte is read (reading a
+ * directory gives EISDIR only on the first read, or, through stdio, looks
+ * like an empty file): -1 / NULL with errno EISDIR for a directory, EINVAL
+ * for a device or socket.  ck_input_strerror(errno) says it in words.
+ */
+int ck_open_input_fd(const char *path);
+FILE *ck_open_input(const char *path);
+const char *ck_input_strerror(int err);
+
+/*
+ * Parse a whole unsigned number in [min, max].  Returns 0, or -1
+ * (errno-checked strtoull; sign, junk, range all refused).  Decimal, always:
+ * a count typed as 010 is ten, not eight, and 0x is refused.  Hex is for
+ * values that are printed in hex, a hash or a cookie: ck_parse_hash_u64
+ * takes 0x-prefixed hex as well as decimal.  Each --help says which.
  */
 int ck_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int ck_parse_hash_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /*
- * A size: the same, with an optional binary suffix K or M (either case,
- * x1024, x1048576), e.g. "16M", "0x400", "64k".  Returns 0 or -1; a value
- * that would overflow is refused, not wrapped.
+ * A size: a decimal number with an optional binary suffix K or M (either
+ * case, x1024, x1048576), e.g. "16M", "4096", "64k".  Returns 0 or -1; a
+ * value that would overflow is refused, not wrapped.
  */
 int ck_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Same for a double (e.g. probabilities), via strtod + errno. */

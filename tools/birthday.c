@@ -58,6 +58,7 @@ static const char doc[] =
 "interval of the observed rate at --confidence (default 0.99), and the pair\n"
 "count within the same confidence of its Poisson expectation.  Exit 1 if not.\n"
 "--bits below 31 uses the top B bits of the 31-bit cookie (a smaller space).\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
 "  birthday\n"
@@ -346,6 +347,15 @@ static FILE *plot_open(const char *dir, const char *name)
 	return f;
 }
 
+/* Close a file of gnuplot's input: 0, or -1 said as a write error. */
+static int plot_close(FILE *f, const char *dir, const char *name)
+{
+	if (!ck_fclose_checked(f))
+		return 0;
+	fprintf(stderr, "birthday: write error: %s/%s: %s\n", dir, name, strerror(errno));
+	return -1;
+}
+
 static void plot_cleanup(const char *dir)
 {
 	char path[PATH_MAX];
@@ -372,6 +382,8 @@ static int plot(const char *out, const struct measured *ms, int nms)
 	int rc, status;
 	pid_t pid;
 
+	/* Before the fork (its child must not write our buffer again). */
+	ck_xflush(stdout, NULL);
 	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "birthday: --plot %s: exists and is not a regular file; give a .png path\n", out);
 		return -1;
@@ -392,17 +404,20 @@ static int plot(const char *out, const struct measured *ms, int nms)
 	for (double x = 1e2; x <= 1e11; x *= 1.05)
 		fprintf(f, "%g %g %g %g\n", x, p_exact(x, 31), p_exact(x, 63),
 			env.bits != 31 && env.bits != 63 ? p_exact(x, env.bits) : NAN);
-	fclose(f);
+	if (plot_close(f, dir, "theory"))
+		goto fail;
 	if (!(f = plot_open(dir, "measured")))
 		goto fail;
 	for (int i = 0; i < nms; i++)
 		fprintf(f, "%" PRIu64 " %g %g %g\n", ms[i].n, (double)ms[i].hits / ms[i].trials, ms[i].lo, ms[i].hi);
-	fclose(f);
+	if (plot_close(f, dir, "measured"))
+		goto fail;
 	if (!(f = plot_open(dir, "article")))
 		goto fail;
 	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
 		fprintf(f, "%g %g\n", claims[i].n, p_exact(claims[i].n, claims[i].bits));
-	fclose(f);
+	if (plot_close(f, dir, "article"))
+		goto fail;
 	if (!(f = plot_open(dir, "plot.gp")))
 		goto fail;
 	fprintf(f,
@@ -422,7 +437,8 @@ static int plot(const char *out, const struct measured *ms, int nms)
 			"title 'measured, %s, %" PRIu64 " directories per size (%.0f%% Wilson)' noenhanced",
 			ext4hash_alg_name(env.alg), env.trials, 100 * env.confidence);
 	fprintf(f, "\n");
-	fclose(f);
+	if (plot_close(f, dir, "plot.gp"))
+		goto fail;
 
 	pid = fork();
 	if (pid == 0) {
@@ -460,6 +476,7 @@ int main(int argc, char **argv)
 	struct ck_rng rng;
 	int rc = 0;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 64;
 	if (env.nns) {

@@ -78,6 +78,7 @@ static const char doc[] =
 "parallel distinguished-point search on all cores: ~3.8e9 hashes expected,\n"
 "minutes; progress (rate, expected remaining work) goes to stderr.\n"
 "The same --rng-seed, --threads and settings repeat the same walks.\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
 "  cookie-collide --bits 31 --alg half_md4 --hash-seed 0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b --count 8\n"
@@ -250,7 +251,8 @@ static void print_pair(const char *a, const char *b, const struct ext4hash *h)
 		printf("\t0x%08" PRIx32 "\n", h->major);
 	else
 		printf("\t0x%08" PRIx32 "\t0x%08" PRIx32 "\n", h->major, h->minor);
-	fflush(stdout);
+	/* Each pair as it is found; a full disk stops the search, not minutes later. */
+	ck_xflush(stdout, NULL);
 }
 
 static double now(void)
@@ -667,6 +669,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, 0, 0, 0 };
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	if (ck_hashsrc_resolve(&env.src, "cookie-collide", &alg, &seed))

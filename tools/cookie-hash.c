@@ -88,6 +88,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--info needs --image IMG");
 		if (env.nnames == 0 && !env.names_from && !env.info)
 			argp_error(state, "no NAME given (and no --names-from)");
+		for (int i = 0; i < env.nnames; i++) {
+			size_t len = strlen(env.names[i]);
+
+			if (len == 0 || len > EXT4_NAME_MAX)
+				argp_error(state, "NAME %d: %zu bytes, must be 1..%d", i + 1, len,
+					   EXT4_NAME_MAX);
+		}
 		ck_hashsrc_check(&env.src, state);
 		break;
 	default:
@@ -107,9 +114,29 @@ static void print_one(int alg, const struct ext4hash_seed *seed, const char *nam
 	       cookie_hash2pos(COOKIE_63BIT, h.major, h.minor));
 }
 
+/*
+ * A name no directory can hold is still hashed (the hash is defined for
+ * any bytes), but said: '/' and NUL cannot be in a file name, and a CR at
+ * the end is usually a DOS line end that will not be in the real name.
+ */
+static void warn_odd_name(const char *where, long lineno, const char *name, size_t len)
+{
+	const char *why = memchr(name, '\0', len) ? "a NUL byte, which no file name can have" :
+			  memchr(name, '/', len) ? "a '/', which no file name can have" :
+			  memchr(name, '\r', len) ? "a CR (a DOS line end?)" : NULL;
+	char line[24] = "";
+
+	if (!why)
+		return;
+	if (lineno)
+		snprintf(line, sizeof(line), ":%ld", lineno);
+	fprintf(stderr, "cookie-hash: warning: %s%s: the name has %s; hashed as it is\n",
+		where, line, why);
+}
+
 static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = ck_open_input(path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -117,7 +144,8 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "cookie-hash: --names-from: cannot open %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "cookie-hash: --names-from: cannot open %s: %s\n", path,
+			ck_input_strerror(errno));
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
@@ -141,6 +169,7 @@ static int hash_file(int alg, const struct ext4hash_seed *seed, const char *path
 				rc = -1;
 				continue;
 			}
+			warn_odd_name(path, lineno, names[i], lens[i]);
 			print_one(alg, seed, names[i], lens[i]);
 		}
 	}
@@ -157,6 +186,7 @@ int main(int argc, char **argv)
 	int alg, rc = 0;
 	char seedtxt[37];
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 2;
 	if (ck_hashsrc_resolve(&env.src, "cookie-hash", &alg, &seed))
@@ -186,21 +216,13 @@ int main(int argc, char **argv)
 			ext4hash_seed_is_zero(&seed) ? " (zero: default)" : "");
 	}
 	for (int i = 0; i < env.nnames; i++) {
-		size_t len = strlen(env.names[i]);
+		char where[32];
 
-		if (len == 0 || len > EXT4_NAME_MAX) {
-			fprintf(stderr, "cookie-hash: NAME %d: %zu bytes, must be 1..%d\n",
-				i + 1, len, EXT4_NAME_MAX);
-			rc = 1;
-			continue;
-		}
-		print_one(alg, &seed, env.names[i], len);
+		snprintf(where, sizeof(where), "NAME %d", i + 1);
+		warn_odd_name(where, 0, env.names[i], strlen(env.names[i]));
+		print_one(alg, &seed, env.names[i], strlen(env.names[i]));
 	}
 	if (env.names_from && hash_file(alg, &seed, env.names_from))
 		rc = 1;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "cookie-hash: writing output: %s\n", strerror(errno));
-		rc = 1;
-	}
-	return rc;
+	return rc;	/* ck_close_stdout checks what was written */
 }

@@ -47,6 +47,7 @@ static const char doc[] =
 "them (\\\\, \\t, \\n, \\xNN; see lib/ckname.h), so any byte but '/' and NUL\n"
 "can be listed; --print writes names the same way.  Fillers are PREFIX\n"
 "followed by a zero-padded number (filler-000000, filler-000001, ...).\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "ORDER (creation order; it decides which entries share a leaf block):\n"
 "  fillers-first  all fillers, then the listed names in file order (default)\n"
@@ -155,7 +156,7 @@ static int add_name(const char *n, size_t len, const char *where, long lineno)
 
 static int read_names(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = ck_open_input(path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -163,7 +164,7 @@ static int read_names(const char *path)
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "dirfill: --names: cannot open %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "dirfill: --names: cannot open %s: %s\n", path, ck_input_strerror(errno));
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
@@ -255,6 +256,7 @@ int main(int argc, char **argv)
 	uint64_t f = 0;
 	size_t k = 0;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	for (int i = 0; i < env.nnames_files; i++)
@@ -298,7 +300,5 @@ int main(int argc, char **argv)
 	close(dfd);
 	fprintf(stderr, "dirfill: %s: created %lu (%llu fillers, %zu listed names), %lu existing skipped, order %s\n",
 		env.dir, created, (unsigned long long)f, k, skipped, order_names[env.order]);
-	if (fflush(stdout))
-		rc = -1;
-	return rc ? 1 : 0;
+	return rc ? 1 : 0;	/* ck_close_stdout checks --print's output */
 }

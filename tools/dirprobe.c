@@ -64,6 +64,8 @@ static const char doc[] =
 "with ELOOP; 1 other errors; 64 bad usage.  In ls mode duplicates are\n"
 "reported but do not change the outcome.\n"
 "\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
+"\n"
 "EXAMPLES:\n"
 "  dirprobe --mode telldir /mnt/lab/crafted31     # 64-bit: clean after 3.4\n"
 "  /kit/bin32/dirprobe --mode telldir /mnt/lab/crafted31   # i386: loop\n"
@@ -382,6 +384,7 @@ int main(int argc, char **argv)
 	size_t distinct = 0, names = 0;
 	int rc;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_ERROR;
 	if (env.mode == MODE_GETDENTS)

@@ -56,6 +56,8 @@ static const char doc[] =
 "3 (batch) the input had damaged records, which were reported and skipped\n"
 "(the parser resynchronises on the next record).\n"
 "\n"
+"Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
+"\n"
 "EXAMPLES:\n"
 "  cookie-top                         # the VM's socket: waits, reconnects\n"
 "  cookie-top -x 10 t.ckr             # replay a recording ten times faster\n"
@@ -506,7 +508,9 @@ static void frame(struct app *a, int panes)
 		printf("--- cookie-top frame %d\n", a->frames_done);
 		canvas_print(&a->canvas, stdout);
 	}
-	fflush(stdout);
+	/* Batch output has no terminal to restore: a failed write ends the run
+	 * here (`| head -1` quietly), or a closed reader would never stop it. */
+	ck_xflush(stdout, NULL);
 }
 
 static void default_socket(char *buf, size_t size)
@@ -779,8 +783,11 @@ static int app_read_source(struct app *a)
 		return 0;
 	if (n <= 0)
 		return app_end_of_stream(a);
-	if (a->record_to)
-		fwrite(a->inbuf, 1, n, a->record_to);
+	if (a->record_to && fwrite(a->inbuf, 1, n, a->record_to) != (size_t)n) {
+		snprintf(a->err, sizeof(a->err), "write error: -w %.300s: %s", a->record_path,
+			 strerror(errno));
+		return -1;
+	}
 	a->ui.now = now_s();
 	if (ck_rec_parser_feed(a->parser, a->inbuf, n) < 0) {
 		snprintf(a->err, sizeof(a->err), "out of memory");
@@ -859,8 +866,8 @@ static int app_teardown(struct app *a, int rc)
 		term_close();
 	if (rc && a->err[0])
 		fprintf(stderr, "cookie-top: %s\n", a->err);
-	if (a->record_to && fclose(a->record_to)) {
-		fprintf(stderr, "cookie-top: -w %s: %s\n", a->record_path, strerror(errno));
+	if (a->record_to && ck_fclose_checked(a->record_to) && !rc) {
+		fprintf(stderr, "cookie-top: write error: -w %s: %s\n", a->record_path, strerror(errno));
 		rc = 1;
 	}
 	if (a->started && a->batch && a->frames_max == 0)
@@ -882,6 +889,7 @@ int main(int argc, char **argv)
 	static struct app a;	/* static: its input buffer is 64 KiB */
 	int rc;
 
+	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 64;
 	rc = app_setup(&a, &env);

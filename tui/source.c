@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "ckutil.h"
 #include "source.h"
 
 static ssize_t fd_read(struct source *s, void *buf, size_t len)
@@ -76,9 +77,9 @@ const struct source_ops source_stdin_ops = { "stdin", stdin_open, fd_read, fd_cl
 
 static int file_open(struct source *s)
 {
-	s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	s->fd = ck_open_input_fd(s->path);
 	if (s->fd < 0) {
-		snprintf(s->state, sizeof(s->state), "%s", strerror(errno));
+		snprintf(s->state, sizeof(s->state), "%s", ck_input_strerror(errno));
 		return -1;
 	}
 	snprintf(s->state, sizeof(s->state), "replaying");
@@ -113,8 +114,12 @@ int source_setup(struct source *s, const char *arg, const char *def, char *err, 
 	if (S_ISSOCK(st.st_mode)) {
 		s->ops = &source_socket_ops;
 		s->retry = 1;
-	} else {
+	} else if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		s->ops = &source_file_ops;
+	} else {
+		/* a directory read as a file is "end of file", and exit 0 */
+		snprintf(err, errsize, "%s: %s", arg, ck_input_strerror(S_ISDIR(st.st_mode) ? EISDIR : EINVAL));
+		return -1;
 	}
 	return 0;
 }

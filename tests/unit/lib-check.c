@@ -8,7 +8,7 @@
  *   - UUID seed parsing, and the superblock parser's refusals;
  *   - the checked allocations: out of memory ends the program with
  *     "NAME: out of memory" and exit 1, a size of 0 is not a failure;
- *   - size parsing (ck_parse_size).
+ *   - number parsing: sizes (ck_parse_size), decimal counts and 0x hashes.
  * Run by tests/unit/test-lib (and under sanitizers by test-asan).
  */
 #include <inttypes.h>
@@ -278,8 +278,9 @@ static void check_parse(void)
 	static const struct { const char *s; uint64_t min, max; int ok; uint64_t v; } cases[] = {
 		{ "16M", 4096, 1 << 30, 1, 16 << 20 },
 		{ "64k", 0, 1 << 30, 1, 64 << 10 },
-		{ "0x400", 0, 1 << 30, 1, 0x400 },
-		{ "010K", 0, 1 << 30, 1, 8 << 10 },	/* strtoull's base 0: octal */
+		{ "0x400", 0, 1 << 30, 0, 0 },		/* a size is decimal */
+		{ "010K", 0, 1 << 30, 1, 10 << 10 },	/* decimal: not octal */
+		{ "08", 0, 1 << 30, 1, 8 },
 		{ " 4096", 4096, 1 << 30, 1, 4096 },
 		{ "1G", 0, UINT64_MAX, 0, 0 },
 		{ "1024M", 0, 1 << 30, 1, 1 << 30 },
@@ -302,6 +303,23 @@ static void check_parse(void)
 
 		CHECK(ok == cases[i].ok && (!ok || v == cases[i].v), "ck_parse_size(\"%s\", %" PRIu64
 		      ", %" PRIu64 "): %s %" PRIu64, cases[i].s, cases[i].min, cases[i].max,
+		      ok ? "took" : "refused", v);
+	}
+	/* Counts are decimal, leading zeros and all; only hashes and cookies take 0x. */
+	static const struct { const char *s; int hash, ok; uint64_t v; } nums[] = {
+		{ "010", 0, 1, 10 }, { "08", 0, 1, 8 }, { "0100", 0, 1, 100 }, { "0", 0, 1, 0 },
+		{ "0x10", 0, 0, 0 }, { "1e3", 0, 0, 0 }, { "-1", 0, 0, 0 }, { "+1", 0, 0, 0 },
+		{ "18446744073709551615", 0, 1, UINT64_MAX }, { "18446744073709551616", 0, 0, 0 },
+		{ "0x10", 1, 1, 16 }, { "0X7fffffff", 1, 1, 0x7fffffff }, { "010", 1, 1, 10 },
+		{ "0x", 1, 0, 0 }, { "0x-1", 1, 0, 0 }, { "0x+1", 1, 0, 0 }, { "ff", 1, 0, 0 },
+		{ "0xffffffffffffffff", 1, 1, UINT64_MAX }, { "0x10000000000000000", 1, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		uint64_t v = 0;
+		int ok = !(nums[i].hash ? ck_parse_hash_u64 : ck_parse_u64)(nums[i].s, 0, UINT64_MAX, &v);
+
+		CHECK(ok == nums[i].ok && (!ok || v == nums[i].v), "%s(\"%s\"): %s %" PRIu64,
+		      nums[i].hash ? "ck_parse_hash_u64" : "ck_parse_u64", nums[i].s,
 		      ok ? "took" : "refused", v);
 	}
 }

@@ -43,7 +43,9 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/gdb-scripts/gdb.mk
 -include $(TOP)/labs/labs.mk
 
-check: deps tools tui
+# bpf too: test-hostile and test-asan run cookie-groups (a fresh clone builds
+# the after kernel first, for vmlinux.h; see bpf/README.md).
+check: deps tools tui bpf
 	@$(TOP)/tests/run tests/unit
 
 test: $(TEST_DEPS)

@@ -24,7 +24,11 @@ vm_share_run() {
 # "$vm_pid"` (vm/run's exit status) or end it with vm_stop.
 vm_start() {
 	local log=$1; shift
-	"$top/vm/run" "$@" > "$log" 2>&1 &
+	# Emptied here, not only by the background job's redirection: that runs
+	# later, and a caller that reuses LOG could meanwhile find the previous
+	# guest's lines in it (a READY from the last boot, then no VM at all).
+	: > "$log"
+	"$top/vm/run" "$@" >> "$log" 2>&1 &
 	vm_pid=$!
 }
 

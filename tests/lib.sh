@@ -4,6 +4,10 @@
 #
 #   fail WHAT / pass WHAT   one "FAIL: ..." / "ok: ..." line; fail makes $rc 1
 #                           (a test ends with `exit $rc`) and counts $fails
+#   ok WHAT / bad WHAT      the counted style of the host unit tests: one
+#                           "ok   ..." / "FAIL ..." line, counted in $n and
+#                           $fails; such a test ends with checks_end, which
+#                           prints "N checks, N failed" and is its status
 #   json_field JSON KEY     a top-level number or string of dirprobe's
 #                           one-line JSON ("" for null or a missing key)
 #   free_port               a TCP port free on 127.0.0.1 right now
@@ -12,9 +16,12 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The tests' Python checks import cklib (tests/cklib.py).
 export PYTHONPATH=$top/tests${PYTHONPATH:+:$PYTHONPATH}
 
-rc=0 fails=0
+rc=0 fails=0 n=0
 fail() { echo "FAIL: $*"; rc=1; fails=$((fails + 1)); }
 pass() { echo "ok: $*"; }
+ok()  { n=$((n + 1)); echo "ok   $*"; }
+bad() { n=$((n + 1)); fails=$((fails + 1)); echo "FAIL $*"; }
+checks_end() { echo "$n checks, $fails failed"; [ "$fails" -eq 0 ]; }
 
 # The guest's reader, run on the host: one parser for both sides, so a lab
 # reads a dirprobe line exactly as ck-truth-table does in the guest.

@@ -562,13 +562,17 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 	}
 	human(m->records, rec, sizeof(rec));
 	human(u->rate, rate, sizeof(rate));
-	int x = cprintf(c, s->y, s->x, s->w, AT_REV,
-			" cookie-top | %s (%s) | %s rec, %s/s | names %u%s | dirs %u | drops %" PRIu64
-			" | errors %" PRIu64 " | loops %u | ",
-			u->source, u->state, rec, rate, m->nnames, m->names_untracked ? "+" : "",
-			m->ndirs, m->drops, m->errors, m->loops);
-	cprintf(c, s->y, s->x + x, s->w - x, AT_REV | AT_BOLD | (u->paused ? AT_WARN : 0), "%s",
-		u->paused ? "PAUSED" : "LIVE");
+	/* LIVE/PAUSED owns the right end: a long source path or state cuts the
+	 * counts, never the one thing that says whether the panes are frozen. */
+	const char *run = u->paused ? "PAUSED" : "LIVE";
+	int run_w = (int)strlen(run) + 2;
+	cprintf(c, s->y, s->x, s->w - run_w, AT_REV,
+		" cookie-top | %s (%s) | %s rec, %s/s | names %u%s | dirs %u | drops %" PRIu64
+		" | errors %" PRIu64 " | loops %u",
+		u->source, u->state, rec, rate, m->nnames, m->names_untracked ? "+" : "",
+		m->ndirs, m->drops, m->errors, m->loops);
+	cprintf(c, s->y, s->x + s->w - run_w, run_w, AT_REV | AT_BOLD | (u->paused ? AT_WARN : 0),
+		" %s ", run);
 	const struct rect *k = &l->pane[PANE_KEYS];
 	if (!k->w)
 		return;

@@ -104,6 +104,32 @@ int main(void)
 	int says = memmem(c.ch, 70, "too small", 9) != NULL;
 	printf("%s: %d frames rendered; a 70x20 frame says 'too small'\n", frames_ok && says ? "ok" : "FAIL", frames);
 	failed += !(frames_ok && says);
+
+	/* The status line keeps LIVE/PAUSED at every width from 80 on, however long
+	 * the source and its state are (a replay path, a socket waiting for a VM). */
+	int widths[] = { 80, 100, 120, 200 }, state_ok = 1;
+	snprintf(u.source, sizeof(u.source), "replay /home/someone/traces/lab-collide-2026-12-04.ckr x1");
+	snprintf(u.state, sizeof(u.state), "disconnected (VM stopped?); waiting");
+	m->records = 123456789;
+	m->nnames = 4000000;
+	m->names_untracked = 1;
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		for (int paused = 0; paused <= 1; paused++) {
+			const char *want = paused ? "PAUSED" : "LIVE";
+			int cols = widths[i];
+			u.paused = paused;
+			layout_compute(24, cols, LAYOUT_MAIN, &l);
+			canvas_resize(&c, 24, cols);
+			render_frame(m, &u, &l, &rc, &c, &shown);
+			if (!memmem(c.ch, cols, want, strlen(want))) {
+				printf("FAIL: %dx24 status line has no %s: %.*s\n", cols, want, cols, c.ch);
+				state_ok = 0;
+			}
+		}
+	u.paused = 0;
+	printf("%s: the status line shows LIVE and PAUSED at 80, 100, 120 and 200 columns\n",
+	       state_ok ? "ok" : "FAIL");
+	failed += !state_ok;
 	canvas_free(&c);
 	render_cache_free(&rc);
 	tm_free(m);

@@ -185,6 +185,7 @@ int main(int argc, char **argv)
 		{ "dev", required_argument, NULL, 'D' }, { "ino", required_argument, NULL, 'i' },
 		{ "comm", required_argument, NULL, 'c' }, { "pid", required_argument, NULL, 'p' },
 		{ "damage", required_argument, NULL, 'd' }, { "seed", required_argument, NULL, 's' },
+		{ "start-ns", required_argument, NULL, 'S' },
 		{ 0 }
 	};
 	int width = 31, c;
@@ -205,12 +206,14 @@ int main(int argc, char **argv)
 		case 'p': ck_parse_u64(optarg, 1, UINT32_MAX, &pid); break;
 		case 'd': damage = optarg; break;
 		case 's': seed_text = optarg; break;
+		/* the first record's time: two streams cat'ed with a gap between them */
+		case 'S': if (ck_parse_u64(optarg, 1, UINT64_MAX / 2, &ts)) return 2; break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc || (width != 31 && width != 63) || ext4hash_seed_parse(seed_text, &seed)) {
 		fprintf(stderr, "usage: mkstream [--width 31|63] [--flags ...] [--loop K] [--filler N] "
-			"[--damage ...] pairs FILE... | random N\n");
+			"[--damage ...] [--start-ns NS] pairs FILE... | random N\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "pairs")) {

@@ -76,7 +76,8 @@ static const struct argp_option options[] = {
 	  "input itself; an existing non-empty file only with --force)", 0 },
 	{ "force", OPT_FORCE, NULL, 0, "-w may replace an existing file", 0 },
 	{ NULL, 'b', NULL, 0, "Batch mode: plain-text frames on stdout, no terminal needed", 0 },
-	{ NULL, 'n', "N", 0, "Batch: stop after N frames (0: none, only a summary on stderr)", 0 },
+	{ NULL, 'n', "N", 0, "Stop after N frames (batch; in the terminal, N screen refreshes); "
+	  "batch -n 0: no frames, only a summary on stderr", 0 },
 	{ NULL, 'd', "SECS", 0, "Batch: seconds between frames (default 1); a last frame at end "
 	  "of input", 0 },
 	{ "json", OPT_JSON, NULL, 0, "Batch: each frame is a JSON snapshot (one line)", 0 },
@@ -137,12 +138,18 @@ static double now_s(void)
 static void frame(struct app *a, int panes);
 static void handle_key(struct app *a, int k);
 
+/* -n N: the run is over after N frames, wherever it waits when the Nth is shown. */
+static int app_frames_done(const struct app *a)
+{
+	return a->frames_max > 0 && a->frames_done >= a->frames_max;
+}
+
 /* Wait until `due` (replay pacing) while keys and frames go on. */
 static void idle_until(struct app *a, double due)
 {
 	for (;;) {
 		double now = now_s();
-		if (a->quit || got_signal || now >= due)
+		if (a->quit || got_signal || now >= due || app_frames_done(a))
 			return;
 		double until = due < a->next_frame ? due : a->next_frame;
 		int ms = (int)((until - now) * 1000) + 1;
@@ -171,6 +178,9 @@ static int on_record(void *arg, const struct ck_rec *r)
 				idle_until(a, due);
 		}
 	}
+	/* a pacing wait that ended on -n's last frame must not ingest more */
+	if (app_frames_done(a))
+		return 1;
 	tm_ingest(a->m, r, a->ui.now);
 	return a->quit || got_signal;
 }
@@ -493,6 +503,7 @@ static void frame(struct app *a, int panes)
 			frame_render(a);
 		term_draw(&a->canvas);
 		a->next_frame = now + 0.25;
+		a->frames_done++;	/* -n counts screen refreshes too, as top -n does */
 		return;
 	}
 	/* batch */
@@ -822,7 +833,7 @@ static int app_run(struct app *a)
 		double now = now_s();
 		if (app_open_source(a, now))
 			return 1;
-		if (a->batch && a->frames_max > 0 && a->frames_done >= a->frames_max)
+		if (app_frames_done(a))
 			return 0;
 		struct pollfd p[2] = { { .fd = a->src_open ? a->src.fd : -1, .events = POLLIN },
 				       { .fd = a->term ? term_fd() : -1, .events = POLLIN } };

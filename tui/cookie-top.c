@@ -13,6 +13,7 @@
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,18 @@ static int on_error(void *arg, uint64_t off, const char *msg)
 	return 0;
 }
 
+/* A message on the keys line: it stays 5 s, or until the next key. */
+static void app_say(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void app_say(struct app *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->ui.msg, sizeof(a->ui.msg), fmt, ap);
+	va_end(ap);
+	a->msg_at = now_s();
+}
+
 static void set_source_text(struct app *a)
 {
 	if (a->src.ops == &source_file_ops) {
@@ -224,16 +237,17 @@ static void export_json(struct app *a)
 	snprintf(path, sizeof(path), "%s/cookie-top-%s.json", a->export_dir, stamp);
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		snprintf(a->ui.msg, sizeof(a->ui.msg), "export: %.120s: %s", path, strerror(errno));
+		app_say(a, "export failed: %.120s: %s (--export-dir: a writable directory)", path,
+			strerror(errno));
 		return;
 	}
 	int bad = snapshot_json(a->m, &a->ui, f);
 	bad |= fclose(f);
 	if (bad)
-		snprintf(a->ui.msg, sizeof(a->ui.msg), "export: writing %.150s failed", path);
+		app_say(a, "export failed: writing %.120s: %s", path, strerror(errno));
 	else
-		snprintf(a->ui.msg, sizeof(a->ui.msg), "exported %u directories, %u collision groups to %.120s",
-			 a->m->ndirs, a->m->ngroups, path);
+		app_say(a, "exported %u directories, %u collision groups to %.120s",
+			a->m->ndirs, a->m->ngroups, path);
 }
 
 /*
@@ -280,7 +294,7 @@ static void key_sort(struct app *a, int key)
 
 	(void)key;
 	u->sort = (u->sort + 1) % SORT_N;
-	snprintf(u->msg, sizeof(u->msg), "directories sorted by %s", render_sort_name(u->sort));
+	app_say(a, "directories sorted by %s", render_sort_name(u->sort));
 }
 
 static void key_filter(struct app *a, int key)
@@ -477,12 +491,10 @@ static void frame(struct app *a, int panes)
 	double now = now_s();
 
 	a->ui.now = now;
+	/* msg_at is set with the message (app_say): a message cannot expire
+	 * before the frame that first shows it */
 	if (a->ui.msg[0] && now - a->msg_at > 5)
 		a->ui.msg[0] = 0;
-	else if (a->ui.msg[0] && !a->msg_at)
-		a->msg_at = now;
-	if (!a->ui.msg[0])
-		a->msg_at = 0;
 	update_rate(a, now);
 	set_source_text(a);
 	keys_hints(a);

@@ -626,6 +626,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (env.json && !env.batch)
 			argp_error(state, "--json needs -b");
+		/* a terminal showing no frames would run unseen and never end */
+		if (env.frames_max == 0 && !env.batch)
+			argp_error(state, "-n 0 (no frames, only a summary) needs -b; in the terminal give N >= 1");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

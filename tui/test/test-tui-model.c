@@ -8,6 +8,7 @@
  * rendering as a function of its inputs (what a frame showed comes back
  * explicitly, a second render of the same inputs draws the same frame).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,24 @@ static void test_hostile_name(void)
 	done(m);
 }
 
+/*
+ * An empty name (name_len 0) is a name like any other: the first one into an
+ * empty table, then again, then a second empty name on another cookie.  Under
+ * UBSan this is where a NULL arena reached memcpy/memcmp (issue 17, defect 9).
+ */
+static void test_empty_name(void)
+{
+	struct tm_model *m = fresh(0);
+	struct ck_rec r = base(0, 60);
+
+	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);
+	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);
+	fill(m, r, "", 0x2468ace2, 0x13579bdf, 63);
+	fill(m, r, "x", 0x2468ace0, 0x13579bdf, 63);
+	CHECK(m->filldirs == 4, "four empty-name filldirs counted (%" PRIu64 ")", m->filldirs);
+	done(m);
+}
+
 /* Two directories, the second selected past the end: the frame says which
  * row it selected and which directory is there; the same inputs with a
  * fresh cache draw the same frame (nothing kept between frames but the cache). */
@@ -330,6 +349,7 @@ int main(void)
 	test_birthday();
 	test_bounds();
 	test_hostile_name();
+	test_empty_name();
 	test_render_pure();
 	printf(failed ? "model: FAILED\n" : "model: all checks passed\n");
 	return failed;

@@ -212,8 +212,9 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	for (s = ck_idtab_first(&g->name_tab, name_key(name, name_len, dir, wc)); *s;
 	     s = ck_idtab_next(&g->name_tab, s)) {
 		const struct ck_name *n = &g->names[*s - 1];
+		/* name_len 0: the arena may still be NULL, and memcmp(NULL, ..., 0) is UB */
 		if (n->name_len == name_len && n->dir == dir && n->wclass == wc &&
-		    !memcmp(ck_name_bytes(g, n), name, name_len)) {
+		    (!name_len || !memcmp(ck_name_bytes(g, n), name, name_len))) {
 			if (n->group)
 				g->groups[n->group - 1].seen_seq = seq;
 			*name_idx = *s - 1;
@@ -245,7 +246,8 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	struct ck_name *n = &g->names[idx];
 	*n = (struct ck_name){ .cookie = cookie, .major = major, .minor = minor, .dir = dir,
 			       .name_off = g->arena_len, .name_len = name_len, .wclass = wc };
-	memcpy(g->arena + g->arena_len, name, name_len);
+	if (name_len)	/* an empty name before any other: arena is NULL, memcpy(NULL,..,0) is UB */
+		memcpy(g->arena + g->arena_len, name, name_len);
 	g->arena_len += name_len;
 	*name_idx = idx;
 

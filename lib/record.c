@@ -410,15 +410,22 @@ static int plausible_len(const uint8_t *h, size_t len)
 	return 0;
 }
 
+/* Does the candidate at h (whole, len bytes) carry its own CRC? */
+static int candidate_crc_ok(struct ck_rec_parser *p, const uint8_t *h, size_t len)
+{
+	p->st.work += 1 + len;
+	return get32(h + 8) == header_crc(h, len);
+}
+
 /* Is there a complete, CRC-checked record starting at h (avail bytes)? */
-static int whole_record_at(const uint8_t *h, size_t avail)
+static int whole_record_at(struct ck_rec_parser *p, const uint8_t *h, size_t avail)
 {
 	size_t len;
 
 	if (avail < CK_REC_HDR_LEN || h[0] != CK_REC_MAGIC0 || h[1] != CK_REC_MAGIC1)
 		return 0;
 	len = get16(h + 4);
-	return plausible_len(h, len) && len <= avail && get32(h + 8) == header_crc(h, len);
+	return plausible_len(h, len) && len <= avail && candidate_crc_ok(p, h, len);
 }
 
 /*
@@ -457,7 +464,7 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 		if (avail < len) {	/* wait for the rest, unless there is no more */
 			int later = 0;
 			for (size_t j = 1; at_eof && !later && j < avail; j++)
-				later = whole_record_at(h + j, avail - j);
+				later = whole_record_at(p, h + j, avail - j);
 			if (!later)
 				break;
 			skip_garbage(p, 1);
@@ -465,7 +472,7 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 			pos++;
 			continue;
 		}
-		if (get32(h + 8) != header_crc(h, len)) {
+		if (!candidate_crc_ok(p, h, len)) {
 			skip_garbage(p, 1);
 			p->base++;
 			pos++;

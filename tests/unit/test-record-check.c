@@ -255,6 +255,41 @@ int main(void)
 	CHECK(survived >= total * 8 / 10, "random byte damage: %ld of %ld records survived, no crash",
 	      survived, total);
 
+	/*
+	 * Linear on any input (issue 17, defect 9b): false headers whose length
+	 * field points far ahead ("ck" v2 kind 0xff: len 0x6b63 from the next
+	 * magic) once cost a 27 KB CRC per 4 bytes.  The parser's own step count
+	 * (bytes checksummed, headers tried) stays within a constant per byte,
+	 * fed whole, in odd chunks, and with a valid record at the very end.
+	 */
+	{
+		static uint8_t hostile[1 << 18];
+		size_t hl = sizeof(hostile) - CK_REC_MAX_LEN;
+		for (size_t i = 0; i < hl; i++)
+			hostile[i] = "ck\x02\xff"[i % 4];
+		struct ck_rec tailrec = sample_event(CK_REC_FILLDIR, 3);
+		int k = ck_rec_encode(&tailrec, hostile + hl, sizeof(hostile) - hl);
+		size_t total = hl + (k > 0 ? (size_t)k : 0);
+		size_t chunks[] = { 7, 4096, total };
+		for (int c = 0; c < 3; c++) {
+			size_t chunk = chunks[c];
+			struct ck_rec_parser *p = ck_rec_parser_new(on_rec, on_err, g);
+			struct ck_rec_stats st;
+			memset(g, 0, sizeof(*g));
+			for (size_t off = 0; off < total; off += chunk)
+				ck_rec_parser_feed(p, hostile + off, off + chunk <= total ? chunk : total - off);
+			ck_rec_parser_finish(p);
+			ck_rec_parser_stats(p, &st);
+			ck_rec_parser_free(p);
+			CHECK(st.work <= 16 * (uint64_t)total + 65536 && g->n == 1,
+			      "%zu bytes of \"ck\\x02\\xff\" + 1 record, chunks of %zu: %llu steps "
+			      "(budget 16/byte), %d record found", total, chunk,
+			      (unsigned long long)st.work, g->n);
+			if (g->n != 1)
+				printf("   last error: %s\n", g->last_err);
+		}
+	}
+
 	/* A callback can stop the parser. */
 	{
 		struct ck_rec_parser *p = ck_rec_parser_new(NULL, NULL, NULL);

@@ -290,6 +290,28 @@ int main(void)
 		}
 	}
 
+	/* An empty name (name_len 0): encoded, parsed back, printed (issue 17, defect 9a). */
+	{
+		struct ck_rec e = sample_event(CK_REC_FILLDIR, 4);
+		uint8_t rec[CK_REC_MAX_LEN];
+		char *out = NULL;
+		size_t outlen = 0;
+		int dirty;
+
+		e.name_len = 0;
+		int k = ck_rec_encode(&e, rec, sizeof(rec));
+		feed_chunks(g, rec, k > 0 ? (size_t)k : 0, 1, &dirty);
+		CHECK(k == CK_REC_HDR_LEN + CK_REC_EVENT_LEN && g->n == 1 && !g->errors && !dirty &&
+		      same(&g->rec[0], &e), "empty name: a %d-byte record, parsed back the same", k);
+		FILE *m = open_memstream(&out, &outlen);
+		ck_rec_print_json(m, &g->rec[0]);
+		ck_rec_print_text(m, &g->rec[0]);
+		fclose(m);
+		CHECK(out && strstr(out, "\"name\":\"\"") && strstr(out, " name=\n"),
+		      "empty name: JSON \"name\":\"\" and text name=");
+		free(out);
+	}
+
 	/* A callback can stop the parser. */
 	{
 		struct ck_rec_parser *p = ck_rec_parser_new(NULL, NULL, NULL);

@@ -41,7 +41,11 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    cookie-trace -f record | cookie-groups\n"
 "    cookie-groups /tmp/t.ckr\n"
-"    cookie-groups --dump json /tmp/t.ckr   # every record as JSON Lines (replay)";
+"    cookie-groups --dump json /tmp/t.ckr   # every record as JSON Lines (replay)\n"
+"\n"
+"EXIT STATUS (as cookie-top -b):\n"
+"    0 the input was clean; 1 a read, write or setup error; 3 the input had\n"
+"    damaged records, which were reported and skipped; 64 a usage error";
 
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the summary at the end", 0 },
@@ -177,12 +181,14 @@ int main(int argc, char **argv)
 	err = ck_rec_parse_file(in, on_record, on_error, NULL, &st);
 	if (err < 0)
 		fprintf(stderr, "cookie-groups: read error: %s\n", strerror(errno));
+	/* Damaged input is not a clean run: 3, as cookie-top -b says it (tui/README.md). */
+	int status = err < 0 ? 1 : st.errors ? 3 : 0;
 	if (env.dump)
-		return err < 0 ? 1 : 0;
+		return status;
 	printf("summary: %" PRIu64 " filldir events, %u distinct cookies, %u collision group%s, "
 	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, grp.cookie_tab.count,
 	       grp.ngroups, grp.ngroups == 1 ? "" : "s", nlost, st.errors);
 	for (uint32_t i = 0; i < grp.ngroups; i++)
 		print_group(stdout, &grp.groups[i], "");
-	return err < 0 ? 1 : 0;
+	return status;
 }

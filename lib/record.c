@@ -199,6 +199,11 @@ static uint32_t header_crc(const uint8_t *rec, size_t len)
 	return ck_rec_crc32(crc, rec + CK_REC_HDR_LEN, len - CK_REC_HDR_LEN);
 }
 
+void ck_rec_seal(uint8_t *rec, size_t len)
+{
+	put32(rec + 8, header_crc(rec, len));
+}
+
 int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 {
 	uint8_t *b = buf + CK_REC_HDR_LEN;
@@ -234,7 +239,7 @@ int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 		CK_REC_HELLO_FIELDS(ENCODE_FIELD)
 		memcpy(b + CK_REC_HELLO_LEN, r->text, r->text_len);
 	}
-	put32(buf + 8, header_crc(buf, len));
+	ck_rec_seal(buf, len);
 	return (int)len;
 inval:
 	errno = EINVAL;

@@ -212,9 +212,8 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	for (s = ck_idtab_first(&g->name_tab, name_key(name, name_len, dir, wc)); *s;
 	     s = ck_idtab_next(&g->name_tab, s)) {
 		const struct ck_name *n = &g->names[*s - 1];
-		/* name_len 0: the arena may still be NULL, and memcmp(NULL, ..., 0) is UB */
 		if (n->name_len == name_len && n->dir == dir && n->wclass == wc &&
-		    (!name_len || !memcmp(ck_name_bytes(g, n), name, name_len))) {
+		    !memcmp(ck_name_bytes(g, n), name, name_len)) {
 			if (n->group)
 				g->groups[n->group - 1].seen_seq = seq;
 			*name_idx = *s - 1;
@@ -233,7 +232,11 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	    (*cs && room_for_one(&g->groups, g->ngroups, &g->groups_cap, 64, UINT32_MAX,
 				 sizeof(*g->groups))))
 		return CK_ADD_UNTRACKED;
-	if (g->arena_len + name_len > g->arena_cap) {
+	/*
+	 * Allocated for the first name even if it is empty: ck_name_bytes()
+	 * is then never NULL + offset, nor memcpy/memcmp given NULL (UB).
+	 */
+	if (!g->arena || g->arena_len + name_len > g->arena_cap) {
 		size_t ncap = g->arena_cap ? g->arena_cap * 2 : 16384;
 		uint8_t *na;
 		if (ncap > UINT32_MAX || !(na = realloc(g->arena, ncap)))
@@ -246,8 +249,7 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	struct ck_name *n = &g->names[idx];
 	*n = (struct ck_name){ .cookie = cookie, .major = major, .minor = minor, .dir = dir,
 			       .name_off = g->arena_len, .name_len = name_len, .wclass = wc };
-	if (name_len)	/* an empty name before any other: arena is NULL, memcpy(NULL,..,0) is UB */
-		memcpy(g->arena + g->arena_len, name, name_len);
+	memcpy(g->arena + g->arena_len, name, name_len);
 	g->arena_len += name_len;
 	*name_idx = idx;
 

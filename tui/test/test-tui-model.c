@@ -286,12 +286,18 @@ static void test_empty_name(void)
 {
 	struct tm_model *m = fresh(0);
 	struct ck_rec r = base(0, 60);
+	uint32_t maj, min;
 
 	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);
-	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);
-	fill(m, r, "", 0x2468ace2, 0x13579bdf, 63);
-	fill(m, r, "x", 0x2468ace0, 0x13579bdf, 63);
-	CHECK(m->filldirs == 4, "four empty-name filldirs counted (%" PRIu64 ")", m->filldirs);
+	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);	/* seen again: no new name */
+	fill(m, r, "x", 0x2468ace0, 0x13579bdf, 63);	/* same cookie: a group with "" */
+	const struct tm_dir *d = &m->dirs[0];
+	CHECK(m->filldirs == 3 && d->names[TM_W63] == 2 && d->pairs[TM_W63] == 1,
+	      "empty name: 3 filldirs, 2 names, 1 pair (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")",
+	      m->filldirs, (uint64_t)d->names[TM_W63], (uint64_t)d->pairs[TM_W63]);
+	CHECK(m->ngroups == 1 && !strcmp(member(m, &m->groups[0], 0, &maj, &min), "") &&
+	      !strcmp(member(m, &m->groups[0], 1, &maj, &min), "x"),
+	      "empty name: the group's members are \"\" then \"x\"");
 	done(m);
 }
 

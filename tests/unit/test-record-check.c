@@ -288,6 +288,33 @@ int main(void)
 			if (g->n != 1)
 				printf("   last error: %s\n", g->last_err);
 		}
+		/*
+		 * In sequence a v1-sized candidate is checked directly: after every
+		 * good record, a false header claiming 1052 bytes.  Each failure
+		 * is paid for by the record before it: still a constant a byte.
+		 */
+		struct ck_rec drop = { .kind = CK_REC_DROP, .ts_ns = 1, .lost = 1, .lost_total = 1 };
+		uint8_t one_drop[CK_REC_MAX_LEN];
+		int dl = ck_rec_encode(&drop, one_drop, sizeof(one_drop));
+		size_t period = (size_t)dl + 12, np = 0;
+		total = 0;
+		while (dl > 0 && total + period <= sizeof(hostile)) {
+			memcpy(hostile + total, one_drop, dl);
+			memcpy(hostile + total + dl, "ck\x01\x01\x1c\x04\0\0\0\0\0\0", 12);
+			total += period;
+			np++;
+		}
+		struct ck_rec_parser *p = ck_rec_parser_new(on_rec, on_err, g);
+		struct ck_rec_stats st;
+		memset(g, 0, sizeof(*g));
+		ck_rec_parser_feed(p, hostile, total);
+		ck_rec_parser_finish(p);
+		ck_rec_parser_stats(p, &st);
+		ck_rec_parser_free(p);
+		CHECK(st.work <= 64 * (uint64_t)total && (size_t)g->n == np,
+		      "%zu records each followed by a false 1052-byte header: %llu steps for %zu bytes "
+		      "(budget 64/byte), %d of %zu records found", np,
+		      (unsigned long long)st.work, total, g->n, np);
 	}
 
 	/* An empty name (name_len 0): encoded, parsed back, printed (issue 17, defect 9a). */

@@ -9,8 +9,10 @@
  *   cookie-groups trace.ckr
  *   socat -u UNIX-CONNECT:build/vm/trace.sock - | cookie-groups   (on the host)
  *
- * Output, one line per event: "group N: ..." when a group forms or grows,
- * and a summary at the end.  Parse problems and DROP records go to stderr,
+ * Output, one line per event: "group N new: ..." with both names when a
+ * group forms, "group N grows: ... +NAME" with the one new name when it
+ * grows (the whole group again only with --full-groups: that is quadratic
+ * in a group's size), and a summary at the end listing each group once.  Parse problems and DROP records go to stderr,
  * since a group may be missing events that were lost.
  */
 #include <argp.h>
@@ -28,6 +30,7 @@
 static struct env {
 	const char *input;	/* NULL or "-": stdin */
 	bool quiet;		/* summary only */
+	bool full_groups;	/* every growth prints the whole group, not the new name */
 	int dump;		/* 0, or 't'/'j': print every record instead */
 } env;
 
@@ -36,16 +39,22 @@ static const char doc[] =
 "Print collision groups (same cookie, different names, same directory) from a\n"
 "cookie-trace record stream, as they happen, then a summary.\n"
 "\n"
-"USAGE: cookie-groups [-q] [--dump text|json] [FILE|-]\n"
+"USAGE: cookie-groups [-q] [--full-groups] [--dump text|json] [FILE|-]\n"
 "\n"
 "EXAMPLES:\n"
 "    cookie-trace -f record | cookie-groups\n"
 "    cookie-groups /tmp/t.ckr\n"
-"    cookie-groups --dump json /tmp/t.ckr   # every record as JSON Lines (replay)";
+"    cookie-groups --dump json /tmp/t.ckr   # every record as JSON Lines (replay)\n"
+"\n"
+"EXIT STATUS (as cookie-top -b):\n"
+"    0 the input was clean; 1 a read, write or setup error; 3 the input had\n"
+"    damaged records, which were reported and skipped; 64 a usage error";
 
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the summary at the end", 0 },
 	{ "dump", 'd', "FMT", 0, "Print every record (text or json), no groups", 0 },
+	{ "full-groups", 'F', NULL, 0, "When a group grows, print all its names, not just the "
+	  "new one (output grows as the square of a group's size)", 0 },
 	{},
 };
 
@@ -54,6 +63,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'q':
 		env.quiet = true;
+		break;
+	case 'F':
+		env.full_groups = true;
 		break;
 	case 'd':
 		if (strcmp(arg, "text") && strcmp(arg, "json")) {
@@ -79,7 +91,17 @@ static uint64_t *ino;
 static uint32_t ino_cap;
 static uint64_t nevents, nlost;
 
-static void print_group(FILE *f, const struct ck_group *g, const char *what)
+static void print_member(FILE *f, uint32_t idx, const char *mark)
+{
+	const struct ck_name *n = &grp.names[idx];
+
+	fprintf(f, " %s", mark);
+	ck_print_name(f, (const char *)ck_name_bytes(&grp, n), n->name_len);
+	fprintf(f, "(ino %" PRIu64 ")", ino[idx]);
+}
+
+/* A group's line: all its members, or (only >= 0) just that new one, "+NAME". */
+static void print_group(FILE *f, const struct ck_group *g, const char *what, int64_t only)
 {
 	const struct ck_name *first = &grp.names[g->first];
 	const struct ck_dir_id *d = &grp.dirs[g->dir];
@@ -88,12 +110,10 @@ static void print_group(FILE *f, const struct ck_group *g, const char *what)
 		"major=%08x minor=%08x names=%u:", g - grp.groups + 1, what, d->dev >> 20,
 		d->dev & 0xfffff, d->ino, g->cookie, ck_wclass_bits(g->wclass), first->major,
 		first->minor, g->members);
-	for (uint32_t i = g->first + 1; i; i = grp.names[i - 1].next) {
-		const struct ck_name *n = &grp.names[i - 1];
-		fputc(' ', f);
-		ck_print_name(f, (const char *)ck_name_bytes(&grp, n), n->name_len);
-		fprintf(f, "(ino %" PRIu64 ")", ino[i - 1]);
-	}
+	if (only >= 0)
+		print_member(f, (uint32_t)only, "+");
+	for (uint32_t i = g->first + 1; only < 0 && i; i = grp.names[i - 1].next)
+		print_member(f, i - 1, "");
 	fputc('\n', f);
 }
 
@@ -137,7 +157,9 @@ static int on_record(void *arg, const struct ck_rec *r)
 		ino[idx] = r->ino;
 		if (!env.quiet) {
 			const struct ck_group *g = &grp.groups[grp.names[idx].group - 1];
-			print_group(stdout, g, g->members == 2 ? "new" : "grows");
+			int grows = g->members > 2;
+			print_group(stdout, g, grows ? "grows" : "new",
+				    grows && !env.full_groups ? idx : -1);
 			ck_xflush(stdout, NULL);
 		}
 		return 0;
@@ -177,12 +199,14 @@ int main(int argc, char **argv)
 	err = ck_rec_parse_file(in, on_record, on_error, NULL, &st);
 	if (err < 0)
 		fprintf(stderr, "cookie-groups: read error: %s\n", strerror(errno));
+	/* Damaged input is not a clean run: 3, as cookie-top -b says it (tui/README.md). */
+	int status = err < 0 ? 1 : st.errors ? 3 : 0;
 	if (env.dump)
-		return err < 0 ? 1 : 0;
+		return status;
 	printf("summary: %" PRIu64 " filldir events, %u distinct cookies, %u collision group%s, "
 	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, grp.cookie_tab.count,
 	       grp.ngroups, grp.ngroups == 1 ? "" : "s", nlost, st.errors);
 	for (uint32_t i = 0; i < grp.ngroups; i++)
-		print_group(stdout, &grp.groups[i], "");
-	return err < 0 ? 1 : 0;
+		print_group(stdout, &grp.groups[i], "", -1);
+	return status;
 }

@@ -232,7 +232,11 @@ enum ck_added ck_groups_add(struct ck_groups *g, uint32_t dir, uint64_t cookie, 
 	    (*cs && room_for_one(&g->groups, g->ngroups, &g->groups_cap, 64, UINT32_MAX,
 				 sizeof(*g->groups))))
 		return CK_ADD_UNTRACKED;
-	if (g->arena_len + name_len > g->arena_cap) {
+	/*
+	 * Allocated for the first name even if it is empty: ck_name_bytes()
+	 * is then never NULL + offset, nor memcpy/memcmp given NULL (UB).
+	 */
+	if (!g->arena || g->arena_len + name_len > g->arena_cap) {
 		size_t ncap = g->arena_cap ? g->arena_cap * 2 : 16384;
 		uint8_t *na;
 		if (ncap > UINT32_MAX || !(na = realloc(g->arena, ncap)))

@@ -61,6 +61,47 @@ uint32_t ck_rec_crc32(uint32_t crc, const void *data, size_t len)
 	return ~crc;
 }
 
+/*
+ * CRC arithmetic (zlib's crc32_combine): crc(A B) = mulx(x8n(|B|), crc(A))
+ * ^ crc(B).  With the CRC of every prefix of the buffer kept, the CRC of any
+ * stretch is two lookups and one multiplication, however long the stretch:
+ * the resync tries a candidate at every "ck" and must not re-read its
+ * length (up to 64 KiB) each time.
+ */
+#define CRC_POLY 0xedb88320u
+static uint32_t crc_x2n[32];	/* x^(2^k) mod P, reflected */
+
+/* a * b mod P, reflected (bit 31 is x^0). */
+static uint32_t crc_mulx(uint32_t a, uint32_t b)
+{
+	uint32_t prod = 0;
+
+	for (uint32_t m = 1u << 31; m && a; m >>= 1) {
+		if (a & m) {
+			prod ^= b;
+			a ^= m;
+		}
+		b = b & 1 ? (b >> 1) ^ CRC_POLY : b >> 1;
+	}
+	return prod;
+}
+
+/* x^(8n) mod P: the factor that moves a CRC past n more bytes. */
+static uint32_t crc_x8n(size_t n)
+{
+	uint32_t p = 1u << 31;	/* x^0 */
+
+	if (!crc_x2n[0]) {
+		crc_x2n[0] = 1u << 30;	/* x^1 */
+		for (int k = 1; k < 32; k++)
+			crc_x2n[k] = crc_mulx(crc_x2n[k - 1], crc_x2n[k - 1]);
+	}
+	for (int k = 3; n; n >>= 1, k++)
+		if (n & 1)
+			p = crc_mulx(crc_x2n[k & 31], p);
+	return p;
+}
+
 /* ---- little-endian field access */
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
@@ -158,6 +199,11 @@ static uint32_t header_crc(const uint8_t *rec, size_t len)
 	return ck_rec_crc32(crc, rec + CK_REC_HDR_LEN, len - CK_REC_HDR_LEN);
 }
 
+void ck_rec_seal(uint8_t *rec, size_t len)
+{
+	put32(rec + 8, header_crc(rec, len));
+}
+
 int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 {
 	uint8_t *b = buf + CK_REC_HDR_LEN;
@@ -193,7 +239,7 @@ int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 		CK_REC_HELLO_FIELDS(ENCODE_FIELD)
 		memcpy(b + CK_REC_HELLO_LEN, r->text, r->text_len);
 	}
-	put32(buf + 8, header_crc(buf, len));
+	ck_rec_seal(buf, len);
 	return (int)len;
 inval:
 	errno = EINVAL;
@@ -267,6 +313,14 @@ struct ck_rec_parser {
 	ck_rec_error_fn on_error;
 	void *arg;
 	uint8_t *buf;        /* unconsumed bytes */
+	/*
+	 * prefix[k] for pre_from <= k <= pre_to: the CRC of buf[pre_from, k),
+	 * started from 0 (any start will do, the differences are what count).
+	 * Kept only while resyncing, where it makes a candidate's CRC cost a
+	 * constant; records in sequence are checked directly (cap + 1 entries).
+	 */
+	uint32_t *prefix;
+	size_t pre_from, pre_to;
 	size_t len, cap;
 	uint64_t base;       /* stream offset of buf[0] */
 	uint64_t garbage_at; /* where the current run of garbage began */
@@ -291,6 +345,7 @@ void ck_rec_parser_free(struct ck_rec_parser *p)
 	if (!p)
 		return;
 	free(p->buf);
+	free(p->prefix);
 	free(p);
 }
 
@@ -410,15 +465,63 @@ static int plausible_len(const uint8_t *h, size_t len)
 	return 0;
 }
 
-/* Is there a complete, CRC-checked record starting at h (avail bytes)? */
-static int whole_record_at(const uint8_t *h, size_t avail)
+/* The prefix CRCs cover buf[at, end]: started at at if they do not reach back so far. */
+static void prefix_extend(struct ck_rec_parser *p, size_t at, size_t end)
 {
-	size_t len;
+	if (at < p->pre_from || at > p->pre_to) {
+		p->pre_from = p->pre_to = at;
+		p->prefix[at] = 0;
+	}
+	if (!crc_ready)
+		crc_init();
+	uint32_t c = ~p->prefix[p->pre_to];
+	for (size_t i = p->pre_to; i < end; i++) {	/* each byte once per resync */
+		c = crc_table[0][(c ^ p->buf[i]) & 0xff] ^ (c >> 8);
+		p->prefix[i + 1] = ~c;
+	}
+	if (end > p->pre_to) {
+		p->st.work += end - p->pre_to;
+		p->pre_to = end;
+	}
+}
 
+/*
+ * Does the candidate at buf[at] (whole, len bytes) carry its own CRC?  In
+ * sequence (no garbage pending) a v1-sized record is checked directly: it is
+ * read once, and a failure (at most 1052 bytes) is paid for by the record
+ * before it.  While resyncing, a candidate is tried at every "ck" and may
+ * claim 64 KiB: there header_crc() comes from the prefix CRCs, a constant
+ * cost per candidate, so the parser stays linear on any input.
+ */
+static int candidate_crc_ok(struct ck_rec_parser *p, size_t at, size_t len, int in_sequence)
+{
+	const uint8_t *h = p->buf + at;
+
+	if (in_sequence && !p->garbage && len <= CK_REC_MAX_LEN) {
+		p->st.work += len;
+		return get32(h + 8) == header_crc(h, len);
+	}
+	prefix_extend(p, at, at + len);
+	uint32_t head = ck_rec_crc32(0, h, 8);
+	/* crc(A B) = mulx(x8n(|B|), crc(A)) ^ crc(B), B the body, its CRC from two prefixes */
+	uint32_t x = crc_x8n(len - CK_REC_HDR_LEN);
+
+	p->st.work += 8 + 1;
+	return get32(h + 8) == (crc_mulx(x, head ^ p->prefix[at + CK_REC_HDR_LEN]) ^
+				p->prefix[at + len]);
+}
+
+/* Is there a complete, CRC-checked record at buf[at]? */
+static int whole_record_at(struct ck_rec_parser *p, size_t at)
+{
+	const uint8_t *h = p->buf + at;
+	size_t avail = p->len - at, len;
+
+	p->st.work++;
 	if (avail < CK_REC_HDR_LEN || h[0] != CK_REC_MAGIC0 || h[1] != CK_REC_MAGIC1)
 		return 0;
 	len = get16(h + 4);
-	return plausible_len(h, len) && len <= avail && get32(h + 8) == header_crc(h, len);
+	return plausible_len(h, len) && len <= avail && candidate_crc_ok(p, at, len, 0);
 }
 
 /*
@@ -430,6 +533,8 @@ static int whole_record_at(const uint8_t *h, size_t avail)
 static int drain(struct ck_rec_parser *p, int at_eof)
 {
 	size_t pos = 0;
+	size_t whole_from = 0, whole_at = 0; /* at eof: looked for a whole record in
+						[whole_from, p->len); found at whole_at (0: none) */
 	int ret = 0;
 
 	while (pos < p->len) {
@@ -440,6 +545,7 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 			/* Garbage: jump to the next possible magic in one step. */
 			const uint8_t *m = memchr(h + 1, CK_REC_MAGIC0, avail - 1);
 			size_t n = m ? (size_t)(m - h) : avail;
+			p->st.work += n;
 			skip_garbage(p, n);
 			p->base += n;
 			pos += n;
@@ -448,6 +554,7 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 		if (avail < CK_REC_HDR_LEN)
 			break;
 		size_t len = get16(h + 4);
+		p->st.work++;
 		if (!plausible_len(h, len)) {
 			skip_garbage(p, 1);
 			p->base++;
@@ -455,17 +562,30 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 			continue;
 		}
 		if (avail < len) {	/* wait for the rest, unless there is no more */
-			int later = 0;
-			for (size_t j = 1; at_eof && !later && j < avail; j++)
-				later = whole_record_at(h + j, avail - j);
-			if (!later)
+			/*
+			 * At eof, is there a whole record after pos?  One scan,
+			 * remembered: every later truncated candidate before the
+			 * record found asks the same question.
+			 */
+			if (!at_eof)
+				break;
+			if (whole_at <= pos) {
+				size_t j = whole_from > pos + 1 ? whole_from : pos + 1;
+				whole_at = 0;
+				while (j < p->len && !whole_record_at(p, j))
+					j++;
+				whole_from = j;
+				if (j < p->len)
+					whole_at = j;
+			}
+			if (!whole_at)
 				break;
 			skip_garbage(p, 1);
 			p->base++;
 			pos++;
 			continue;
 		}
-		if (get32(h + 8) != header_crc(h, len)) {
+		if (!candidate_crc_ok(p, pos, len, 1)) {
 			skip_garbage(p, 1);
 			p->base++;
 			pos++;
@@ -498,6 +618,16 @@ out_advance_record:
 	}
 	if (pos) {	/* buf is NULL until the first feed */
 		memmove(p->buf, p->buf + pos, p->len - pos);
+		if (p->pre_to >= pos) {	/* what is left of the prefixes moves along */
+			size_t from = p->pre_from > pos ? p->pre_from : pos;
+			memmove(p->prefix + from - pos, p->prefix + from,
+				(p->pre_to - from + 1) * sizeof(*p->prefix));
+			p->pre_from = from - pos;
+			p->pre_to -= pos;
+		} else {
+			p->pre_from = p->pre_to = 0;
+			p->prefix[0] = 0;
+		}
 		p->len -= pos;
 	}
 	return ret;
@@ -522,16 +652,22 @@ int ck_rec_parser_feed(struct ck_rec_parser *p, const void *data, size_t len)
 			 * back before it says why it stopped.
 			 */
 			uint8_t *nb = realloc(p->buf, ncap);
-			if (!nb) {
+			uint32_t *np = nb ? realloc(p->prefix, (ncap + 1) * sizeof(*np)) : NULL;
+			if (!np) {
+				p->buf = nb ? nb : p->buf;
 				errno = ENOMEM;
 				return -1;
 			}
+			if (!p->prefix)
+				np[0] = 0;	/* pre_from = pre_to = 0 */
 			p->buf = nb;
+			p->prefix = np;
 			p->cap = ncap;
 			room = p->cap - p->len;
 		}
 		size_t n = len < room ? len : room;
 		memcpy(p->buf + p->len, d, n);
+		p->st.work += n;
 		p->len += n;
 		d += n;
 		len -= n;

@@ -255,6 +255,90 @@ int main(void)
 	CHECK(survived >= total * 8 / 10, "random byte damage: %ld of %ld records survived, no crash",
 	      survived, total);
 
+	/*
+	 * Linear on any input (issue 17, defect 9b): false headers whose length
+	 * field points far ahead ("ck" v2 kind 0xff: len 0x6b63 from the next
+	 * magic) once cost a 27 KB CRC per 4 bytes.  The parser's own step count
+	 * (bytes checksummed, headers tried) stays within a constant per byte,
+	 * fed whole, in odd chunks, and with a valid record at the very end.
+	 */
+	{
+		static uint8_t hostile[1 << 18];
+		size_t hl = sizeof(hostile) - CK_REC_MAX_LEN;
+		for (size_t i = 0; i < hl; i++)
+			hostile[i] = "ck\x02\xff"[i % 4];
+		struct ck_rec tailrec = sample_event(CK_REC_FILLDIR, 3);
+		int k = ck_rec_encode(&tailrec, hostile + hl, sizeof(hostile) - hl);
+		size_t total = hl + (k > 0 ? (size_t)k : 0);
+		size_t chunks[] = { 7, 4096, total };
+		for (int c = 0; c < 3; c++) {
+			size_t chunk = chunks[c];
+			struct ck_rec_parser *p = ck_rec_parser_new(on_rec, on_err, g);
+			struct ck_rec_stats st;
+			memset(g, 0, sizeof(*g));
+			for (size_t off = 0; off < total; off += chunk)
+				ck_rec_parser_feed(p, hostile + off, off + chunk <= total ? chunk : total - off);
+			ck_rec_parser_finish(p);
+			ck_rec_parser_stats(p, &st);
+			ck_rec_parser_free(p);
+			CHECK(st.work <= 16 * (uint64_t)total + 65536 && g->n == 1,
+			      "%zu bytes of \"ck\\x02\\xff\" + 1 record, chunks of %zu: %llu steps "
+			      "(budget 16/byte), %d record found", total, chunk,
+			      (unsigned long long)st.work, g->n);
+			if (g->n != 1)
+				printf("   last error: %s\n", g->last_err);
+		}
+		/*
+		 * In sequence a v1-sized candidate is checked directly: after every
+		 * good record, a false header claiming 1052 bytes.  Each failure
+		 * is paid for by the record before it: still a constant a byte.
+		 */
+		struct ck_rec drop = { .kind = CK_REC_DROP, .ts_ns = 1, .lost = 1, .lost_total = 1 };
+		uint8_t one_drop[CK_REC_MAX_LEN];
+		int dl = ck_rec_encode(&drop, one_drop, sizeof(one_drop));
+		size_t period = (size_t)dl + 12, np = 0;
+		total = 0;
+		while (dl > 0 && total + period <= sizeof(hostile)) {
+			memcpy(hostile + total, one_drop, dl);
+			memcpy(hostile + total + dl, "ck\x01\x01\x1c\x04\0\0\0\0\0\0", 12);
+			total += period;
+			np++;
+		}
+		struct ck_rec_parser *p = ck_rec_parser_new(on_rec, on_err, g);
+		struct ck_rec_stats st;
+		memset(g, 0, sizeof(*g));
+		ck_rec_parser_feed(p, hostile, total);
+		ck_rec_parser_finish(p);
+		ck_rec_parser_stats(p, &st);
+		ck_rec_parser_free(p);
+		CHECK(st.work <= 64 * (uint64_t)total && (size_t)g->n == np,
+		      "%zu records each followed by a false 1052-byte header: %llu steps for %zu bytes "
+		      "(budget 64/byte), %d of %zu records found", np,
+		      (unsigned long long)st.work, total, g->n, np);
+	}
+
+	/* An empty name (name_len 0): encoded, parsed back, printed (issue 17, defect 9a). */
+	{
+		struct ck_rec e = sample_event(CK_REC_FILLDIR, 4);
+		uint8_t rec[CK_REC_MAX_LEN];
+		char *out = NULL;
+		size_t outlen = 0;
+		int dirty;
+
+		e.name_len = 0;
+		int k = ck_rec_encode(&e, rec, sizeof(rec));
+		feed_chunks(g, rec, k > 0 ? (size_t)k : 0, 1, &dirty);
+		CHECK(k == CK_REC_HDR_LEN + CK_REC_EVENT_LEN && g->n == 1 && !g->errors && !dirty &&
+		      same(&g->rec[0], &e), "empty name: a %d-byte record, parsed back the same", k);
+		FILE *m = open_memstream(&out, &outlen);
+		ck_rec_print_json(m, &g->rec[0]);
+		ck_rec_print_text(m, &g->rec[0]);
+		fclose(m);
+		CHECK(out && strstr(out, "\"name\":\"\"") && strstr(out, " name=\n"),
+		      "empty name: JSON \"name\":\"\" and text name=");
+		free(out);
+	}
+
 	/* A callback can stop the parser. */
 	{
 		struct ck_rec_parser *p = ck_rec_parser_new(NULL, NULL, NULL);

@@ -8,6 +8,7 @@
  * rendering as a function of its inputs (what a frame showed comes back
  * explicitly, a second render of the same inputs draws the same frame).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,30 @@ static void test_hostile_name(void)
 	done(m);
 }
 
+/*
+ * An empty name (name_len 0) is a name like any other: the first one into an
+ * empty table, then again, then a second empty name on another cookie.  Under
+ * UBSan this is where a NULL arena reached memcpy/memcmp (issue 17, defect 9).
+ */
+static void test_empty_name(void)
+{
+	struct tm_model *m = fresh(0);
+	struct ck_rec r = base(0, 60);
+	uint32_t maj, min;
+
+	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);
+	fill(m, r, "", 0x2468ace0, 0x13579bdf, 63);	/* seen again: no new name */
+	fill(m, r, "x", 0x2468ace0, 0x13579bdf, 63);	/* same cookie: a group with "" */
+	const struct tm_dir *d = &m->dirs[0];
+	CHECK(m->filldirs == 3 && d->names[TM_W63] == 2 && d->pairs[TM_W63] == 1,
+	      "empty name: 3 filldirs, 2 names, 1 pair (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")",
+	      m->filldirs, (uint64_t)d->names[TM_W63], (uint64_t)d->pairs[TM_W63]);
+	CHECK(m->ngroups == 1 && !strcmp(member(m, &m->groups[0], 0, &maj, &min), "") &&
+	      !strcmp(member(m, &m->groups[0], 1, &maj, &min), "x"),
+	      "empty name: the group's members are \"\" then \"x\"");
+	done(m);
+}
+
 /* Two directories, the second selected past the end: the frame says which
  * row it selected and which directory is there; the same inputs with a
  * fresh cache draw the same frame (nothing kept between frames but the cache). */
@@ -330,6 +355,7 @@ int main(void)
 	test_birthday();
 	test_bounds();
 	test_hostile_name();
+	test_empty_name();
 	test_render_pure();
 	printf(failed ? "model: FAILED\n" : "model: all checks passed\n");
 	return failed;

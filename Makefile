@@ -13,14 +13,14 @@ VARIANT  := $(if $(KERNEL),$(KERNEL),after)
 
 help:
 	@echo "cookiekit targets:"
-	@echo "  make vm-run [KERNEL=before|after]  build what is stale, boot the guest shell"
+	@echo "  make vm-run [KERNEL=before|after|stock]  build what is stale, boot the guest shell"
 	@echo "  make test                          every test, host and VM (CI runs this)"
 	@echo "  make check                         fast host tests only"
 	@echo "  make vm-run TRACE=1                ... with cookie-trace streaming to build/vm/trace.sock"
-	@echo "  make gdb [KERNEL=before|after]     gdb attached to the running guest, with ck-* commands"
+	@echo "  make gdb [KERNEL=before|after|stock]  gdb attached to the running guest, with ck-* commands"
 	@echo "  make cookie-top                    live viewer of the running guest's cookies"
 	@echo "  make lab-check LAB=NN [KERNEL=X]  run lab NN's check in the VM: PASS/FAIL per step (labs/)"
-	@echo "  make kernel [KERNEL=before|after]  build the patched kernel(s) into the cache"
+	@echo "  make kernel [KERNEL=before|after|stock]  build the patched kernel(s) into the cache"
 	@echo "  make tools bpf                     userland tools and cookie-trace into build/bin, build/bin32"
 	@echo "  make rootfs disks                  guest image and lab disks (cached)"
 	@echo "  make deps                          install missing Debian packages"
@@ -42,6 +42,7 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/tui/tui.mk
 -include $(TOP)/gdb-scripts/gdb.mk
 -include $(TOP)/labs/labs.mk
+include $(TOP)/mk/version.mk
 
 # bpf too: test-hostile and test-asan run cookie-groups (a fresh clone builds
 # the after kernel first, for vmlinux.h; see bpf/README.md).
@@ -53,9 +54,12 @@ test: $(TEST_DEPS)
 
 # The guest's init and helpers reach the guest through the 9p share of build/.
 GUEST_SRC := $(shell find $(TOP)/vm/guest -type f)
-$(BUILD)/guest/.stamp: $(GUEST_SRC)
-	@mkdir -p $(BUILD)/guest
+# The guest's scripts answer --help/--version with /kit/mk/cli.sh and
+# /kit/mk/version, which reads /kit/VERSION (mk/version.mk).
+$(BUILD)/guest/.stamp: $(GUEST_SRC) $(TOP)/mk/cli.sh $(TOP)/mk/version $(BUILD)/VERSION
+	@mkdir -p $(BUILD)/guest $(BUILD)/mk
 	@cp -a $(TOP)/vm/guest/. $(BUILD)/guest/
+	@cp -a $(TOP)/mk/cli.sh $(TOP)/mk/version $(BUILD)/mk/
 	@touch $@
 guest: $(BUILD)/guest/.stamp
 

@@ -62,7 +62,7 @@ static struct env {
 	.poll_ms = 100,
 };
 
-const char *argp_program_version = "cookie-trace 1 (record format 1)";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 const char argp_program_doc[] =
 "Trace ext4 htree readdir cookies: call_filldir and ext4_dir_llseek.\n"
 "\n"

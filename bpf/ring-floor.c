@@ -53,7 +53,7 @@ static const struct piece {
 };
 #define NPIECES (sizeof(pieces) / sizeof(pieces[0]))
 
-const char *argp_program_version = "ring-floor 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 const char argp_program_doc[] =
 "Time each piece of a cookie-trace ring-buffer record in this kernel,\n"
 "with BPF_PROG_TEST_RUN (XDP programs run on a dummy packet; nothing is\n"

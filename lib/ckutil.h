@@ -11,6 +11,14 @@
 #include "ckname.h"	/* printing names (ck_print_name), the name-list line format */
 
 /*
+ * --version (lib/ckversion.c): a command sets
+ *   void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
+ * and argp's --version/-V prints "NAME (cookiekit) VERSION" (mk/version).
+ */
+struct argp_state;
+void ck_argp_version(FILE *f, struct argp_state *state);
+
+/*
  * Allocations that do not return on failure: out of memory prints
  * "NAME: out of memory" (NAME = the program's name) and exits 1, the tools'
  * runtime-error status.  A size of 0 still yields a block to free.

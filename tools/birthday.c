@@ -38,7 +38,7 @@ static struct env {
 	const char *plot;
 } env = { .bits = 31, .trials = 100, .alg = EXT4HASH_HALF_MD4, .confidence = 0.99 };
 
-const char *argp_program_version = "birthday (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Probability that n directory entries include two with the same b-bit cookie.\n"
 "\n"

@@ -61,7 +61,7 @@ static struct env {
 	.dp_bits = 12, .search_bits = 63, .progress_every = -1,
 };
 
-const char *argp_program_version = "cookie-collide (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Find names whose ext4 readdir cookies collide.\n"
 "\n"

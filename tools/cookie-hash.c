@@ -26,7 +26,7 @@ static struct env {
 	int nnames;
 } env = { .src = CK_HASHSRC_INIT };
 
-const char *argp_program_version = "cookie-hash (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Print the ext4 directory hash of each NAME and its readdir cookies.\n"
 "\n"

@@ -34,7 +34,7 @@ static struct env {
 	const char *dir;
 } env = { .filler_prefix = "filler-", .filler_width = 6 };
 
-const char *argp_program_version = "dirfill (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Create empty files in DIR: N fillers and the names listed in FILEs.\n"
 "\n"

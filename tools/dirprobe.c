@@ -46,7 +46,7 @@ static struct env {
 	const char *dir;
 } env = { .max_repeat = 3, .max_returned = 100000000ULL, .seek_check = 1 };
 
-const char *argp_program_version = "dirprobe (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Walk DIR and report whether its readdir cookies let the walk finish.\n"
 "\n"

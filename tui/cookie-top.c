@@ -41,7 +41,7 @@ static struct env {
 	const char *export_dir;
 } env = { .frames_max = -1, .delay = 1.0, .speed = -1, .rows = 40, .cols = 120, .export_dir = "." };
 
-const char *argp_program_version = "cookie-top (cookiekit) 1";
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Live view of ext4 readdir cookies, their hashes and collisions, from\n"
 "cookie-trace's record stream (see tui/README.md).\n"

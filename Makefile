@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # cookiekit — see README.md. Every target installs the Debian packages it needs
 # (mk/deps) and rebuilds only what is stale; kernels are cached outside the checkout.
 TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -13,17 +14,24 @@ VARIANT  := $(if $(KERNEL),$(KERNEL),after)
 
 help:
 	@echo "cookiekit targets:"
-	@echo "  make vm-run [KERNEL=before|after|stock]  build what is stale, boot the guest shell"
-	@echo "  make test                          every test, host and VM (CI runs this)"
-	@echo "  make check                         fast host tests only"
-	@echo "  make vm-run TRACE=1                ... with cookie-trace streaming to build/vm/trace.sock"
-	@echo "  make gdb [KERNEL=before|after|stock]  gdb attached to the running guest, with ck-* commands"
-	@echo "  make cookie-top                    live viewer of the running guest's cookies"
-	@echo "  make lab-check LAB=NN [KERNEL=X]  run lab NN's check in the VM: PASS/FAIL per step (labs/)"
-	@echo "  make kernel [KERNEL=before|after|stock]  build the patched kernel(s) into the cache"
-	@echo "  make tools bpf                     userland tools and cookie-trace into build/bin, build/bin32"
-	@echo "  make rootfs disks                  guest image and lab disks (cached)"
-	@echo "  make deps                          install missing Debian packages"
+	@echo "  make vm-run [KERNEL=before|after|stock]   build what is stale, boot the guest shell"
+	@echo "  make vm-run TRACE=1                       ... with cookie-trace streaming to build/vm/trace.sock"
+	@echo "  make test                                 every test, host and VM (CI runs this)"
+	@echo "  make check                                fast host tests only"
+	@echo "  make gdb [KERNEL=before|after|stock]      gdb attached to the running guest, with ck-* commands"
+	@echo "  make cookie-top                           live viewer of the running guest's cookies"
+	@echo "  make lab-check LAB=NN [KERNEL=X]          run lab NN's check in the VM: PASS/FAIL per step (labs/)"
+	@echo "  make kernel [KERNEL=before|after|stock]   build the patched kernel(s) into the cache"
+	@echo "  make tools bpf tui                        the commands into build/bin (i386 probes: build/bin32)"
+	@echo "  make rootfs disks                         guest image and lab disks (cached)"
+	@echo "  make man                                  man pages into build/man/man1 (man -l build/man/man1/cookie-top.1)"
+	@echo "  make install [PREFIX=/usr/local] [DESTDIR=]  build/bin's commands, man pages, bash completion"
+	@echo "  make clean                                remove build/ (the cache stays)"
+	@echo "  make distclean                            build/ and this checkout's entries in the cache"
+	@echo "  make cache-prune [DAYS=7]                 old keys in the cache (~/.cache/cookiekit), sizes freed"
+	@echo "  make cache-du                             what the cache holds"
+	@echo "  make deps                                 install missing Debian packages"
+	@echo "bash completion of these (KERNEL=, LAB=) and the commands' options: source mk/completion.bash"
 
 all: kernel tools rootfs disks
 
@@ -43,6 +51,7 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 -include $(TOP)/gdb-scripts/gdb.mk
 -include $(TOP)/labs/labs.mk
 include $(TOP)/mk/version.mk
+include $(TOP)/mk/dist.mk
 
 # bpf too: test-hostile and test-asan run cookie-groups (a fresh clone builds
 # the after kernel first, for vmlinux.h; see bpf/README.md).

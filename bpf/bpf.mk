@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # bpf/bpf.mk — the BPF tracer (issue 5).  Included by the top Makefile (TOP, BUILD).
 #   build/bpf/vmlinux.h          from the kit's own 'after' vmlinux BTF (not the host's)
 #   build/bpf/*.bpf.o, *.skel.h  clang -target bpf, bpftool gen skeleton

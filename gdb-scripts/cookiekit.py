@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # cookiekit gdb scripts: loader. Only imports; each module registers its own
 # commands and functions.  Load after the kernel's vmlinux-gdb.py:
 #   source build/kernel/VARIANT/vmlinux-gdb.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # labs/labs.mk — `make lab-check LAB=NN [KERNEL=X]` (issue 8).  The guest sees the
 # labs at /kit/labs, a copy made here like build/guest.
 .PHONY: labs lab-check

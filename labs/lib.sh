@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # labs/lib.sh — sourced by every labs/NN-topic/check (through labs/lab-check).
 #
 # A check is a list of numbered steps.  Each step prints exactly one line,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """What the tests' Python checks share: the VM tests' heredocs
 (tests/vm/test-bpf-*, test-bin32) and the Python unit tests (tests/unit).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tests/lib.sh — the host side of every test and lab check, sourced (not run:
 # not executable, so tests/run does not pick it up).  No VM here: that is
 # tests/vm/lib.sh, which sources this file, and which labs/lib.sh sources.

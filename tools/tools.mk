@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tools/tools.mk — userland cookie toolkit (issue 4). Included by the top Makefile,
 # which defines TOP and BUILD.  Outputs:
 #   build/bin/     native x86_64 tools

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tui/tui.mk — cookie-top, the live viewer (issue 6).  Included by the top
 # Makefile (TOP, BUILD) after tools/tools.mk (CK_WARN, libck.a per variant).
 #   build/bin/cookie-top          the viewer (ncurses)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/vm.mk — guest root image and lab disks (issue 3).  Included by the top
 # Makefile, which defines TOP and BUILD and exports COOKIEKIT_CACHE.
 # Both are cached outside the checkout by key (see vm/rootfs, vm/disks);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 #
 # cookiekit gdb helpers: ext4 directory files and their htree readdir state
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 #
 # cookiekit gdb helpers: what every module needs from the kernel's debug info
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 #
 # cookiekit gdb helpers: which cookie width ext4 gives a reader, and the codec
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by the VM tests and (through labs/lib.sh) the labs' checks: boot a
 # variant in command mode, fail loudly.  A VM test that cannot boot fails; it
 # never skips.  fail/pass/$rc, json_field and free_port: tests/lib.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by tests/vm/test-bpf-*: boot a variant with a host directory shared
 # at /mnt/host, run a guest script that traces into it, analyse on the host.
 # Not a test itself (not executable); sourced.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by tests/vm/test-gdb-*: boot a guest with a gdbstub on a free port,
 # build a small directory with crafted 31-bit cookie pairs in it, hold the
 # probe until gdb has set its breakpoints, attach gdb in batch mode.

@@ -634,10 +634,12 @@ static int collide63(void)
 		double w = (double)atomic_load(&s63.hashes), rate = w / (t - t0);
 		double rem = expected_remaining(w, n, s63.found);
 
-		fprintf(stderr, "%scookie-collide: %.3g hashes, %.1f M/s, %" PRIu64 "/%" PRIu64
-			" found, %zu DPs, expected remaining %.2g hashes (~%.0f s)%s",
-			tty ? "\r" : "", w, rate / 1e6, s63.found, env.count, s63.n, rem,
-			rem / (rate > 0 ? rate : 1), tty ? "   " : "\n");
+		/* A random search has no fixed end: "done" is the share of the
+		 * expected work (done + expected remaining), time left its rest. */
+		fprintf(stderr, "%scookie-collide: %.0f%% of the expected work, %.3g hashes, %.1f M/s, %"
+			PRIu64 "/%" PRIu64 " found, %zu DPs, expected remaining %.2g hashes (~%.0f s)%s",
+			tty ? "\r" : "", 100 * w / (w + rem), w, rate / 1e6, s63.found, env.count, s63.n,
+			rem, rem / (rate > 0 ? rate : 1), tty ? "   " : "\n");
 	}
 	for (unsigned long i = 0; i < env.threads; i++)
 		pthread_join(tids[i], NULL);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Many names at once: the SIMD paths of the ext4 name hashes (see
+ * ext4hash_lanes.h).  The kernels are in ext4hash_lanes_body.h, compiled
+ * here once per path under that path's target; the rest of the library,
+ * and every program, stays built for the baseline CPU.
+ */
+#include <string.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+#include "ext4hash_impl.h"
+#include "ext4hash_lanes.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define CK_LANES_X86 1
+
+typedef uint32_t ck_v8u32 __attribute__((vector_size(32)));
+typedef uint32_t ck_v16u32 __attribute__((vector_size(64)));
+
+/*
+ * Byte order of every 32-bit lane reversed (little-endian loads to
+ * big-endian words).  Shifts, not a byte shuffle: SSE2 has none, and GCC
+ * splits a 64-byte shuffle for AVX2 into single elements.
+ */
+#define CK_BSWAP_SHIFTS(v) \
+	(((v) << 24) | (((v) & 0xff00u) << 8) | (((v) >> 8) & 0xff00u) | ((v) >> 24))
+
+#pragma GCC push_options
+#pragma GCC target("sse2")
+#define VT ck_v8u32
+#define NL 8
+#define SFX sse2
+#define LN_BSWAP CK_BSWAP_SHIFTS
+#include "ext4hash_lanes_body.h"
+#undef VT
+#undef NL
+#undef SFX
+#undef LN_BSWAP
+#pragma GCC pop_options
+
+/* vpgatherdd, twice: 16 lanes are two 8-lane registers. */
+struct ck_gidx {
+	__m256i lo, hi;
+};
+#define CK_GATHER_INDEX(idx, stride, n)                                                      \
+	struct ck_gidx idx;                                                                  \
+	do {                                                                                 \
+		int o_[16];                                                                  \
+		for (int i_ = 0; i_ < 16; i_++)                                              \
+			o_[i_] = (size_t)i_ < (n) ? i_ * (int)(stride) : 0;                   \
+		memcpy(&idx.lo, o_, 32);                                                     \
+		memcpy(&idx.hi, o_ + 8, 32);                                                 \
+	} while (0)
+#define CK_GATHER(v, base, idx)                                                              \
+	do {                                                                                 \
+		const struct ck_gidx *g_ = (idx);                                            \
+		__m256i lo_ = _mm256_i32gather_epi32((const int *)(const void *)(base), g_->lo, 1); \
+		__m256i hi_ = _mm256_i32gather_epi32((const int *)(const void *)(base), g_->hi, 1); \
+		memcpy(&(v), &lo_, 32);                                                      \
+		memcpy((char *)&(v) + 32, &hi_, 32);                                         \
+	} while (0)
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define VT ck_v16u32
+#define NL 16
+#define SFX avx2
+#define LN_BSWAP CK_BSWAP_SHIFTS
+#define LN_GATHER CK_GATHER
+#define LN_GATHER_INDEX CK_GATHER_INDEX
+#include "ext4hash_lanes_body.h"
+#undef VT
+#undef NL
+#undef SFX
+#undef LN_BSWAP
+#undef LN_GATHER
+#undef LN_GATHER_INDEX
+#pragma GCC pop_options
+#endif
+
+static const char *const path_names[EXT4HASH_NPATHS] = { "scalar", "sse2", "avx2" };
+
+int ext4hash_path_available(int path)
+{
+	switch (path) {
+	case EXT4HASH_PATH_SCALAR:
+		return 1;
+#ifdef CK_LANES_X86
+	case EXT4HASH_PATH_SSE2:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("sse2");
+	case EXT4HASH_PATH_AVX2:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx2");
+#endif
+	default:
+		return 0;
+	}
+}
+
+int ext4hash_path_best(void)
+{
+	for (int p = EXT4HASH_NPATHS - 1; p > 0; p--)
+		if (ext4hash_path_available(p))
+			return p;
+	return EXT4HASH_PATH_SCALAR;
+}
+
+int ext4hash_path_parse(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return ext4hash_path_best();
+	if (!strcmp(s, "off"))
+		return EXT4HASH_PATH_SCALAR;
+	for (int p = 0; p < EXT4HASH_NPATHS; p++)
+		if (!strcmp(s, path_names[p]))
+			return p;
+	return -1;
+}
+
+const char *ext4hash_path_name(int path)
+{
+	return path >= 0 && path < EXT4HASH_NPATHS ? path_names[path] : "unknown";
+}
+
+int ext4hash_lanes(int path, enum ext4hash_alg alg, const struct ext4hash_seed *seed,
+		   const void *names, size_t stride, size_t len, size_t n, struct ext4hash *out)
+{
+	const unsigned char *p = names;
+	const uint32_t *st0 = seed && !ext4hash_seed_is_zero(seed) ? seed->w : ext4hash_default_seed;
+
+	if ((int)alg < 0 || alg >= EXT4HASH_NALGS || n > EXT4HASH_LANES ||
+	    !ext4hash_path_available(path))
+		return -1;
+	switch (path) {
+#ifdef CK_LANES_X86
+	case EXT4HASH_PATH_SSE2:
+		for (size_t i = 0; i < n; i += 8)
+			hash_sse2(alg, st0, p + i * stride, stride, len, n - i < 8 ? n - i : 8, out + i);
+		return 0;
+	case EXT4HASH_PATH_AVX2:
+		if (n)
+			hash_avx2(alg, st0, p, stride, len, n, out);
+		return 0;
+#endif
+	default:
+		for (size_t i = 0; i < n; i++)
+			ext4hash_compute(alg, seed, p + i * stride, len, &out[i]);
+		return 0;
+	}
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Many names at once: the ext4 name hashes (ext4hash.h) over up to
+ * EXT4HASH_LANES names of one length, with SIMD where the CPU has it.
+ *
+ * Paths: "scalar" is ext4hash_compute() name by name; "sse2" works on two
+ * 4-lane registers at a time, "avx2" on two 8-lane ones (two independent
+ * registers keep the add-rotate chains of half_md4 and TEA overlapping).
+ * The SIMD code is compiled with function-level target attributes, so the
+ * library builds for any x86 (i386 included) and a path is only run when
+ * __builtin_cpu_supports says the CPU has it.  Results are bit-identical
+ * to ext4hash_compute() on every path (tests/unit/test-hash-lanes).
+ */
+#ifndef CK_EXT4HASH_LANES_H
+#define CK_EXT4HASH_LANES_H
+
+#include <stddef.h>
+
+#include "ext4hash.h"
+
+/* Names one call takes at most. */
+#define EXT4HASH_LANES 16
+
+enum ext4hash_path {
+	EXT4HASH_PATH_SCALAR = 0,
+	EXT4HASH_PATH_SSE2 = 1,
+	EXT4HASH_PATH_AVX2 = 2,
+	EXT4HASH_NPATHS = 3,
+};
+
+/* Whether this build and this CPU can run the path. */
+int ext4hash_path_available(int path);
+/* The fastest available path. */
+int ext4hash_path_best(void);
+/* "off"/"scalar", "sse2", "avx2" -> path; "auto" -> the best; -1 if unknown. */
+int ext4hash_path_parse(const char *s);
+const char *ext4hash_path_name(int path);
+
+/*
+ * Hash n (0..EXT4HASH_LANES) names, each `len` bytes, the i-th at
+ * names + i * stride, with algorithm `alg` (0..5) and `seed` (NULL or zero:
+ * the default) on `path` (which must be available): out[i] is what
+ * ext4hash_compute() gives for name i.  Returns 0, or -1 for an algorithm
+ * or path it cannot run (out untouched).
+ */
+int ext4hash_lanes(int path, enum ext4hash_alg alg, const struct ext4hash_seed *seed,
+		   const void *names, size_t stride, size_t len, size_t n, struct ext4hash *out);
+
+#endif

@@ -10,7 +10,9 @@
  *   LN_BSWAP(v)  v with the bytes of every lane reversed,
  *   LN_GATHER(v, base, idx), LN_GATHER_INDEX(idx, stride, n)  optional: load
  *        the 32-bit word at base + lane offset into each lane; declare idx,
- *        the lane offsets (i * stride, lane 0's past n).
+ *        the lane offsets (i * stride, lane 0's past n),
+ *   LN_TRANSPOSE(m, names, stride, n, off, rows)  optional: m[4r..4r+3] =
+ *        the words of bytes off + 16r .. off + 16r + 15 of every name.
  * Each lane computes exactly what ext4hash.c computes for one name; the
  * round structure and constants are the kernel's (fs/ext4/hash.c), see
  * ext4hash.c for what each step means.
@@ -86,12 +88,13 @@ static inline void LN(tea_block)(VT st[4], const VT k[4])
  * The message words of one block as columns: m[w] is word w of every lane.
  * All lanes have one length, so which words are whole name bytes, which
  * one is partial and which are pure pad is the same in every lane
- * (pack_words() in ext4hash_impl.h does one name).  With LN_GATHER (the
- * path has a gather instruction) every word is loaded straight into the
- * vector, the partial one as the 4 bytes that end the name, masked; else
- * the words go through a column array, the partial one built byte by byte.
- * Either way the vector unit turns them big-endian and fixes signed bytes.
- * Lanes past n repeat lane 0 (LN_GATHER_INDEX sets that up).
+ * (pack_words() in ext4hash_impl.h does one name for the scalar code).
+ * The words are loaded as they lie in memory, the fastest way the path
+ * has: LN_TRANSPOSE (16-byte rows of every lane, transposed in registers;
+ * only where those rows stay inside each name's stride-byte slot), else
+ * LN_GATHER (a gather instruction), else scalar stores into a column array.
+ * The vector unit then turns them big-endian, fixes signed bytes and puts
+ * the pad above the partial word's bytes.  Lanes past n repeat lane 0.
  */
 static inline void LN(pack)(const unsigned char *names, size_t stride, size_t n, size_t off,
 			    size_t len, int nwords, int is_unsigned, VT *m, const void *gidx)
@@ -99,27 +102,30 @@ static inline void LN(pack)(const unsigned char *names, size_t stride, size_t n,
 	size_t rem = len - off, take = rem < (size_t)nwords * 4 ? rem : (size_t)nwords * 4;
 	int full = (int)(take / 4), rest = (int)(take % 4), j;
 	uint32_t pad = (uint32_t)rem * 0x01010101u; /* rem <= 255 in every byte */
+	/* the partial word: 0 built whole, 1 the 4 bytes from its start, 2 the 4 ending the name */
+	int part = 0, done = 0;
 
-#ifdef LN_GATHER
-	(void)stride;
-	(void)n;
-	for (j = 0; j < full; j++)
-		LN_GATHER(m[j], names + off + 4 * j, gidx);
-	if (rest && off + take >= 4) {
-		/* The last 4 bytes of the name: the rest are its low bytes. */
-		LN_GATHER(m[full], names + off + take - 4, gidx);
-		m[full] = LN_BSWAP(m[full]) & (0xffffffffu >> (32 - 8 * rest));
-		if (!is_unsigned)
-			m[full] -= ((m[full] & 0x80808080u) >> 7) << 8;
-		m[full] += pad << (8 * rest);
-		rest = 0; /* done */
-		j = full + 1;
-	}
-#else
 	(void)gidx;
+#ifdef LN_TRANSPOSE
+	int rows = (full + (rest > 0) + 3) / 4;
+
+	if (off + 16 * (size_t)rows <= stride) {
+		LN_TRANSPOSE(m, names, stride, n, off, rows);
+		part = 1;
+		done = 1;
+	}
 #endif
-	if (!(full == 0 && rest == 0)) {
-#ifndef LN_GATHER
+#ifdef LN_GATHER
+	if (!done && (rest == 0 || off + take >= 4)) {
+		for (j = 0; j < full; j++)
+			LN_GATHER(m[j], names + off + 4 * j, gidx);
+		if (rest)
+			LN_GATHER(m[full], names + off + take - 4, gidx);
+		part = 2;
+		done = 1;
+	}
+#endif
+	if (!done) {
 		uint32_t col[8][NL] __attribute__((aligned(64)));
 
 		for (int i = 0; i < NL; i++) {
@@ -130,28 +136,27 @@ static inline void LN(pack)(const unsigned char *names, size_t stride, size_t n,
 			if (rest)
 				col[full][i] = shift_in(p + 4 * full, rest, pad, is_unsigned);
 		}
-		for (j = 0; j < full; j++)
+		for (j = 0; j < full + (rest > 0); j++)
 			LN_LOAD(m[j], col[j]);
-		if (rest)
-			LN_LOAD(m[full], col[full]);
-#else
-		if (rest) {
-			/* A name shorter than 4 bytes: byte by byte. */
-			uint32_t col[NL] __attribute__((aligned(64)));
-
-			for (int i = 0; i < NL; i++)
-				col[i] = shift_in(names + ((size_t)i < n ? (size_t)i : 0) * stride + off +
-						  4 * full, rest, pad, is_unsigned);
-			LN_LOAD(m[full], col);
-		}
-#endif
 	}
 	for (j = 0; j < full; j++) {
 		m[j] = LN_BSWAP(m[j]);
 		if (!is_unsigned)
 			m[j] -= ((m[j] & 0x80808080u) >> 7) << 8;
 	}
-	for (j = full + (rest || (take % 4)); j < nwords; j++)
+	if (rest && part) {
+		VT v = LN_BSWAP(m[full]);
+
+		/* the name's `rest` bytes as the low bytes, big-endian */
+		if (part == 1)
+			v >>= 8 * (4 - rest);
+		else
+			v &= 0xffffffffu >> (32 - 8 * rest);
+		if (!is_unsigned)
+			v -= ((v & 0x80808080u) >> 7) << 8;
+		m[full] = v + (pad << (8 * rest));
+	}
+	for (j = full + (rest > 0); j < nwords; j++)
 		m[j] = LN_SPLAT(pad);
 }
 

@@ -75,7 +75,7 @@ static const char doc[] =
 "\n"
 "USAGE: cookie-collide --bits 31|63 (--alg ALG [--hash-seed UUID] | --image IMG)\n"
 "                      [--count N] [--rng-seed N] [--prefix P] [--len L]\n"
-"                      [--simd auto|avx2|sse2|off]\n"
+"                      [--simd auto|avx512|avx2|sse2|off]\n"
 "\n"
 "Prints one colliding group per line: the names, tab-separated, then the\n"
 "shared hashes in hex (31 bits: the major hash; 63 bits: major and minor).\n"
@@ -115,8 +115,8 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
 	{ "search-bits", OPT_SEARCH_BITS, "B", 0, "63 bits, for tests: collide only the low B (32..63) bits "
 	  "of the 63-bit cookie, so the distinguished-point machinery finishes in seconds", 0 },
-	{ "simd", OPT_SIMD, "PATH", 0, "Hash with auto (default: the best this CPU has), avx2, sse2 "
-	  "or off (one name at a time); the results are the same", 0 },
+	{ "simd", OPT_SIMD, "PATH", 0, "Hash with auto (default: the best this CPU has), avx512, "
+	  "avx2, sse2 or off (one name at a time); the results are the same", 0 },
 	{ "stage-times", OPT_STAGE_TIMES, "SECONDS", 0, "Benchmark: time each stage of a walk step "
 	  "(name, hash, cookie check) on every path for about SECONDS each, print, exit", 0 },
 	{ 0 },
@@ -190,7 +190,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_SIMD:
 		env.simd = ext4hash_path_parse(arg);
 		if (env.simd < 0)
-			argp_error(state, "--simd: '%s' is not auto, avx2, sse2 or off", arg);
+			argp_error(state, "--simd: '%s' is not auto, avx512, avx2, sse2 or off", arg);
 		if (!ext4hash_path_available(env.simd))
 			argp_error(state, "--simd: this CPU cannot run %s (best here: %s)", arg,
 				   ext4hash_path_name(ext4hash_path_best()));

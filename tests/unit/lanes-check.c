@@ -6,13 +6,14 @@
  *   lanes-check random ROUNDS RNG-SEED
  *	ROUNDS rounds of: a random algorithm (0..5), a random seed (none,
  *	all-zero or 128 random bits), a random length 1..255, 1..16 names of
- *	random bytes (0x00..0xff), a random stride; every available path
+ *	random bytes (0x00..0xff), a stride (tight, 16-aligned or random:
+ *	every way a path loads words is taken); every available path
  *	hashes the batch and must match the library on every name.  Every
  *	length 1..255 and every algorithm is covered in the first 6 * 255
  *	rounds.  Prints which paths ran and the comparison counts.
  *   lanes-check hash PATH ALG [UUID]
  *	Hash names given on stdin, one a line in hex, on PATH (scalar, sse2,
- *	avx2), in batches of up to 16 equal-length names; prints
+ *	avx2, avx512), in batches of up to 16 equal-length names; prints
  *	"MAJOR MINOR" in hex a line (tests/unit/test-hash-lanes compares them
  *	with debugfs dx_hash).  Exit 2 if the path is not available here.
  * Run by tests/unit/test-hash-lanes.
@@ -48,7 +49,13 @@ static int random_mode(unsigned long rounds, uint64_t rng_seed)
 		int alg = r < 6 * 255 ? (int)(r % 6) : (int)ck_rng_below(&rng, 6);
 		size_t len = r < 6 * 255 ? r / 6 + 1 : 1 + ck_rng_below(&rng, 255);
 		size_t n = 1 + ck_rng_below(&rng, EXT4HASH_LANES);
-		size_t stride = len + ck_rng_below(&rng, MAXSTRIDE - len + 1);
+		/*
+		 * Names packed tight (no 16-byte row fits: gathers, byte by
+		 * byte), in 16-byte-aligned slots (rows transposed), or anything
+		 * in between: each way of loading words is taken.
+		 */
+		size_t stride = r % 3 == 0 ? len : r % 3 == 1 ? (len + 15) & ~(size_t)15 :
+				len + ck_rng_below(&rng, MAXSTRIDE - len + 1);
 		struct ext4hash_seed seed = { { 0 } };
 		const struct ext4hash_seed *sp = &seed;
 		struct ext4hash want[EXT4HASH_LANES], got[EXT4HASH_LANES];
@@ -98,7 +105,8 @@ static int random_mode(unsigned long rounds, uint64_t rng_seed)
 	      "an unknown path accepted");
 	CHECK(ext4hash_path_parse("auto") == ext4hash_path_best(), "auto is not the best path");
 	CHECK(ext4hash_path_parse("off") == EXT4HASH_PATH_SCALAR, "off is not scalar");
-	CHECK(ext4hash_path_parse("avx512") == -1, "avx512 parsed");
+	CHECK(ext4hash_path_parse("avx1024") == -1, "avx1024 parsed");
+	CHECK(ext4hash_path_parse("avx512") == EXT4HASH_PATH_AVX512, "avx512 not parsed");
 	for (int p = 0; p < EXT4HASH_NPATHS; p++)
 		if (ext4hash_path_available(p))
 			printf("  %-6s %lu names compared\n", ext4hash_path_name(p), per_path[p]);

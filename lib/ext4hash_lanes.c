@@ -7,15 +7,16 @@
  */
 #include <string.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+/* GCC on x86: clang has no "#pragma GCC target"; other compilers and CPUs get the scalar path. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define CK_LANES_X86 1
 #include <immintrin.h>
 #endif
 
 #include "ext4hash_impl.h"
 #include "ext4hash_lanes.h"
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#define CK_LANES_X86 1
+#ifdef CK_LANES_X86
 
 typedef uint32_t ck_v8u32 __attribute__((vector_size(32)));
 typedef uint32_t ck_v16u32 __attribute__((vector_size(64)));
@@ -214,6 +215,8 @@ int ext4hash_lanes(int path, enum ext4hash_alg alg, const struct ext4hash_seed *
 {
 	const unsigned char *p = names;
 	const uint32_t *st0 = seed && !ext4hash_seed_is_zero(seed) ? seed->w : ext4hash_default_seed;
+
+	(void)st0; /* only the SIMD paths take the resolved seed */
 
 	if ((int)alg < 0 || alg >= EXT4HASH_NALGS || n > EXT4HASH_LANES ||
 	    !ext4hash_path_available(path))

@@ -61,6 +61,52 @@ typedef uint32_t ck_v16u32 __attribute__((vector_size(64)));
 		}                                                                            \
 	} while (0)
 
+/*
+ * The same for 8 lanes with SSE2 only: three rounds of unpacks leave bytes
+ * k and k + 1 (k even) of the 8 lanes in one register; SSE2 has no
+ * vpmovsxbd, so bytes widen by unpacking (with zero, or with themselves and
+ * an arithmetic shift for the signed hash).
+ */
+#define CK_WIDEN8(v, x, is_unsigned)                                                         \
+	do {                                                                                 \
+		__m128i w_, lo_, hi_, z_ = _mm_setzero_si128();                              \
+		if (is_unsigned) {                                                           \
+			w_ = _mm_unpacklo_epi8(x, z_);                                       \
+			lo_ = _mm_unpacklo_epi16(w_, z_);                                    \
+			hi_ = _mm_unpackhi_epi16(w_, z_);                                    \
+		} else {                                                                     \
+			w_ = _mm_srai_epi16(_mm_unpacklo_epi8(x, x), 8);                     \
+			lo_ = _mm_srai_epi32(_mm_unpacklo_epi16(w_, w_), 16);                \
+			hi_ = _mm_srai_epi32(_mm_unpackhi_epi16(w_, w_), 16);                \
+		}                                                                            \
+		memcpy(&(v), &lo_, 16);                                                      \
+		memcpy((char *)&(v) + 16, &hi_, 16);                                         \
+	} while (0)
+#define CK_BYTECOLS8(col, names, stride, n, off, is_unsigned)                                \
+	do {                                                                                 \
+		__m128i a_[8], b_[8];                                                        \
+		for (int i_ = 0; i_ < 8; i_++)                                               \
+			a_[i_] = CK_ROW(names, stride, n, off, i_, 0);                      \
+		for (int p_ = 0; p_ < 4; p_++) {                                             \
+			b_[2 * p_] = _mm_unpacklo_epi8(a_[2 * p_], a_[2 * p_ + 1]);          \
+			b_[2 * p_ + 1] = _mm_unpackhi_epi8(a_[2 * p_], a_[2 * p_ + 1]);      \
+		}                                                                            \
+		for (int q_ = 0; q_ < 2; q_++) {                                             \
+			a_[4 * q_] = _mm_unpacklo_epi16(b_[4 * q_], b_[4 * q_ + 2]);         \
+			a_[4 * q_ + 1] = _mm_unpackhi_epi16(b_[4 * q_], b_[4 * q_ + 2]);     \
+			a_[4 * q_ + 2] = _mm_unpacklo_epi16(b_[4 * q_ + 1], b_[4 * q_ + 3]); \
+			a_[4 * q_ + 3] = _mm_unpackhi_epi16(b_[4 * q_ + 1], b_[4 * q_ + 3]); \
+		}                                                                            \
+		for (int t_ = 0; t_ < 4; t_++) {                                             \
+			b_[2 * t_] = _mm_unpacklo_epi32(a_[t_], a_[4 + t_]);                 \
+			b_[2 * t_ + 1] = _mm_unpackhi_epi32(a_[t_], a_[4 + t_]);             \
+		}                                                                            \
+		for (int u_ = 0; u_ < 8; u_++) {                                             \
+			CK_WIDEN8((col)[2 * u_], b_[u_], is_unsigned);                       \
+			CK_WIDEN8((col)[2 * u_ + 1], _mm_srli_si128(b_[u_], 8), is_unsigned); \
+		}                                                                            \
+	} while (0)
+
 #pragma GCC push_options
 #pragma GCC target("sse2")
 #define VT ck_v8u32
@@ -68,12 +114,14 @@ typedef uint32_t ck_v16u32 __attribute__((vector_size(64)));
 #define SFX sse2
 #define LN_BSWAP CK_BSWAP_SHIFTS
 #define LN_TRANSPOSE CK_TRANSPOSE8
+#define LN_BYTECOLS CK_BYTECOLS8
 #include "ext4hash_lanes_body.h"
 #undef VT
 #undef NL
 #undef SFX
 #undef LN_BSWAP
 #undef LN_TRANSPOSE
+#undef LN_BYTECOLS
 #pragma GCC pop_options
 
 /* 16 lanes: four groups of four rows, two groups to a 256-bit register. */
@@ -93,6 +141,49 @@ typedef uint32_t ck_v16u32 __attribute__((vector_size(64)));
 				memcpy(&(m)[4 * r_ + w_], &lo_, 32);                         \
 				memcpy((char *)&(m)[4 * r_ + w_] + 32, &hi_, 32);            \
 			}                                                                    \
+		}                                                                            \
+	} while (0)
+
+/*
+ * 16 lanes' 16-byte rows (bytes off..off+15) transposed into 16 columns,
+ * byte k of every lane in col[k], widened to 32 bits (vpmovsxbd/vpmovzxbd,
+ * as the signed or unsigned hash reads the byte).  A 16x16 byte transpose is
+ * four rounds of SSE2 unpacks: bytes, 16-bit, 32-bit, 64-bit units.
+ */
+#define CK_BYTECOLS16(col, names, stride, n, off, is_unsigned)                               \
+	do {                                                                                 \
+		__m128i a_[16], b_[16];                                                      \
+		for (int i_ = 0; i_ < 16; i_++)                                              \
+			a_[i_] = CK_ROW(names, stride, n, off, i_, 0);                      \
+		for (int p_ = 0; p_ < 8; p_++) {                                             \
+			b_[2 * p_] = _mm_unpacklo_epi8(a_[2 * p_], a_[2 * p_ + 1]);          \
+			b_[2 * p_ + 1] = _mm_unpackhi_epi8(a_[2 * p_], a_[2 * p_ + 1]);      \
+		}                                                                            \
+		for (int q_ = 0; q_ < 4; q_++) {                                             \
+			a_[4 * q_] = _mm_unpacklo_epi16(b_[4 * q_], b_[4 * q_ + 2]);         \
+			a_[4 * q_ + 1] = _mm_unpackhi_epi16(b_[4 * q_], b_[4 * q_ + 2]);     \
+			a_[4 * q_ + 2] = _mm_unpacklo_epi16(b_[4 * q_ + 1], b_[4 * q_ + 3]); \
+			a_[4 * q_ + 3] = _mm_unpackhi_epi16(b_[4 * q_ + 1], b_[4 * q_ + 3]); \
+		}                                                                            \
+		for (int s_ = 0; s_ < 2; s_++)                                               \
+			for (int t_ = 0; t_ < 4; t_++) {                                     \
+				b_[8 * s_ + 2 * t_] = _mm_unpacklo_epi32(a_[8 * s_ + t_],    \
+									 a_[8 * s_ + 4 + t_]); \
+				b_[8 * s_ + 2 * t_ + 1] = _mm_unpackhi_epi32(a_[8 * s_ + t_], \
+									     a_[8 * s_ + 4 + t_]); \
+			}                                                                    \
+		for (int u_ = 0; u_ < 8; u_++) {                                             \
+			a_[2 * u_] = _mm_unpacklo_epi64(b_[u_], b_[8 + u_]);                 \
+			a_[2 * u_ + 1] = _mm_unpackhi_epi64(b_[u_], b_[8 + u_]);             \
+		}                                                                            \
+		for (int k_ = 0; k_ < 16; k_++) {                                            \
+			__m128i h_ = _mm_srli_si128(a_[k_], 8);                              \
+			__m256i lo_ = (is_unsigned) ? _mm256_cvtepu8_epi32(a_[k_])           \
+						    : _mm256_cvtepi8_epi32(a_[k_]);          \
+			__m256i hi_ = (is_unsigned) ? _mm256_cvtepu8_epi32(h_)               \
+						    : _mm256_cvtepi8_epi32(h_);              \
+			memcpy(&(col)[k_], &lo_, 32);                                        \
+			memcpy((char *)&(col)[k_] + 32, &hi_, 32);                           \
 		}                                                                            \
 	} while (0)
 
@@ -127,6 +218,7 @@ struct ck_gidx {
 #define LN_GATHER CK_GATHER
 #define LN_GATHER_INDEX CK_GATHER_INDEX
 #define LN_TRANSPOSE CK_TRANSPOSE16
+#define LN_BYTECOLS CK_BYTECOLS16
 #include "ext4hash_lanes_body.h"
 #undef VT
 #undef NL
@@ -135,6 +227,7 @@ struct ck_gidx {
 #undef LN_GATHER
 #undef LN_GATHER_INDEX
 #undef LN_TRANSPOSE
+#undef LN_BYTECOLS
 #pragma GCC pop_options
 
 /*
@@ -151,6 +244,7 @@ struct ck_gidx {
 #define LN_GATHER CK_GATHER
 #define LN_GATHER_INDEX CK_GATHER_INDEX
 #define LN_TRANSPOSE CK_TRANSPOSE16
+#define LN_BYTECOLS CK_BYTECOLS16
 #include "ext4hash_lanes_body.h"
 #undef VT
 #undef NL
@@ -159,6 +253,7 @@ struct ck_gidx {
 #undef LN_GATHER
 #undef LN_GATHER_INDEX
 #undef LN_TRANSPOSE
+#undef LN_BYTECOLS
 #pragma GCC pop_options
 #endif
 

@@ -12,7 +12,9 @@
  *        the 32-bit word at base + lane offset into each lane; declare idx,
  *        the lane offsets (i * stride, lane 0's past n),
  *   LN_TRANSPOSE(m, names, stride, n, off, rows)  optional: m[4r..4r+3] =
- *        the words of bytes off + 16r .. off + 16r + 15 of every name.
+ *        the words of bytes off + 16r .. off + 16r + 15 of every name,
+ *   LN_BYTECOLS(col, names, stride, n, off, is_unsigned)  optional: col[k] =
+ *        byte off + k of every name, sign- or zero-extended (k < 16).
  * Each lane computes exactly what ext4hash.c computes for one name; the
  * round structure and constants are the kernel's (fs/ext4/hash.c), see
  * ext4hash.c for what each step means.
@@ -160,29 +162,49 @@ static inline void LN(pack)(const unsigned char *names, size_t stride, size_t n,
 		m[j] = LN_SPLAT(pad);
 }
 
-/* The bytes of one position in every lane, as the kernel widens them, make a column. */
+/* One byte of every lane (b: the column, widened as the kernel does) into the recurrence. */
+#define LN_LEGACY_STEP(cur, prev, b)                                                         \
+	do {                                                                                 \
+		VT next_ = (prev) + ((cur) ^ ((b) * 7152373u));                              \
+		VT top_ = next_ >> 31;                                                       \
+		/* next - 0x7fffffff where bit 31 is set: 0x7fffffff = 2^31 - 1 */           \
+		next_ = next_ - (top_ << 31) + top_;                                         \
+		(prev) = (cur);                                                              \
+		(cur) = next_;                                                               \
+	} while (0)
+
+/*
+ * The bytes of one position in every lane make a column.  With
+ * LN_BYTECOLS (16-byte rows of every lane transposed in registers, where
+ * the rows stay inside each name's slot) a row's 16 columns come at once;
+ * else each column is gathered byte by byte.
+ */
 static void LN(legacy)(const unsigned char *names, size_t stride, size_t n, size_t len,
 		       int is_unsigned, uint32_t *major)
 {
 	VT cur = LN_SPLAT(0x12a3fe2d), prev = LN_SPLAT(0x37abe8f9), b;
-	const unsigned char *p[NL];
+	size_t j = 0;
 
-	for (int i = 0; i < NL; i++)
-		p[i] = names + ((size_t)i < n ? (size_t)i : 0) * stride;
-	for (size_t j = 0; j < len; j++) {
+#ifdef LN_BYTECOLS
+	if (16 * ((len + 15) / 16) <= stride) {
+		for (; j < len; j += 16) {
+			VT col[16];
+			size_t m = len - j < 16 ? len - j : 16;
+
+			LN_BYTECOLS(col, names, stride, n, j, is_unsigned);
+			for (size_t k = 0; k < m; k++)
+				LN_LEGACY_STEP(cur, prev, col[k]);
+		}
+	}
+#endif
+	for (; j < len; j++) {
 		uint32_t col[NL] __attribute__((aligned(64)));
 
 		for (int i = 0; i < NL; i++)
-			col[i] = name_byte(p[i] + j, is_unsigned);
+			col[i] = name_byte(names + ((size_t)i < n ? (size_t)i : 0) * stride + j,
+					   is_unsigned);
 		LN_LOAD(b, col);
-		b *= 7152373u;
-		VT next = prev + (cur ^ b);
-		VT top = next >> 31;
-
-		/* next - 0x7fffffff where bit 31 is set: 0x7fffffff = 2^31 - 1 */
-		next = next - (top << 31) + top;
-		prev = cur;
-		cur = next;
+		LN_LEGACY_STEP(cur, prev, b);
 	}
 	cur <<= 1;
 	memcpy(major, &cur, sizeof(cur));
@@ -235,6 +257,7 @@ static void LN(hash)(enum ext4hash_alg alg, const uint32_t st0[4], const unsigne
 }
 
 #undef LN_STEP
+#undef LN_LEGACY_STEP
 #undef LN_ROTL
 #undef LN_SPLAT
 #undef LN_LOAD

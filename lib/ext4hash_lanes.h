@@ -7,7 +7,8 @@
  * 4-lane registers at a time, "avx2" on two 8-lane ones (two independent
  * registers keep the add-rotate chains of half_md4 and TEA overlapping),
  * "avx512" (AVX-512F) on one 16-lane register with a rotate instruction.
- * The SIMD code is compiled with function-level target attributes, so the
+ * The SIMD code is compiled under "#pragma GCC target" (function-level
+ * target attributes for every function of a path), so the
  * library builds for any x86 (i386 included) and a path is only run when
  * __builtin_cpu_supports says the CPU has it.  Results are bit-identical
  * to ext4hash_compute() on every path (tests/unit/test-hash-lanes).

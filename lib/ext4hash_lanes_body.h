@@ -3,8 +3,8 @@
  * The many-lane hash kernels, written once over a GCC vector type and
  * compiled once per SIMD path: lib/ext4hash_lanes.c includes this file
  * under "#pragma GCC target" with
- *   VT   a vector of NL uint32_t lanes (two machine registers wide, so two
- *        independent dependency chains are in flight),
+ *   VT   a vector of NL uint32_t lanes (two SSE2 or AVX2 registers wide, so
+ *        two independent dependency chains are in flight; one AVX-512 one),
  *   NL   its number of lanes,
  *   SFX  the path's name, appended to every function defined here,
  *   LN_BSWAP(v)  v with the bytes of every lane reversed,

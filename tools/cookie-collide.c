@@ -14,6 +14,11 @@
  *   re-walking them from their starts finds the two names where they met.
  *   Expected work sqrt(pi/2 * 2^63) ~ 3.8e9 hashes; memory ~ work / 2^DP-bits.
  *
+ * Both searches hash EXT4HASH_LANES names at a time (lib/ext4hash_lanes.h:
+ * AVX2, SSE2 or name by name, --simd); the 63-bit walks advance that many
+ * trails in step, so a run's walks, and with one thread its output, are
+ * the same on every path.
+ *
  * Every pair is re-hashed with the library before it is printed.
  */
 #define _GNU_SOURCE
@@ -34,6 +39,7 @@
 #include "collide.h"
 #include "cookie.h"
 #include "ext4hash.h"
+#include "ext4hash_lanes.h"
 #include "ext4sb.h"
 #include "hashsrc.h"
 
@@ -56,9 +62,11 @@ static struct env {
 	unsigned int search_bits;
 	int quiet;
 	double progress_every;
+	int simd;                /* an ext4hash_path */
+	double stage_secs;       /* --stage-times: benchmark the walk's stages, then exit */
 } env = {
 	.src = CK_HASHSRC_INIT, .count = 1, .prefix = "", .alphabet = DEFAULT_ALPHABET,
-	.dp_bits = 12, .search_bits = 63, .progress_every = -1,
+	.dp_bits = 12, .search_bits = 63, .progress_every = -1, .simd = -1,
 };
 
 void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
@@ -67,6 +75,7 @@ static const char doc[] =
 "\n"
 "USAGE: cookie-collide --bits 31|63 (--alg ALG [--hash-seed UUID] | --image IMG)\n"
 "                      [--count N] [--rng-seed N] [--prefix P] [--len L]\n"
+"                      [--simd auto|avx512|avx2|sse2|off]\n"
 "\n"
 "Prints one colliding group per line: the names, tab-separated, then the\n"
 "shared hashes in hex (31 bits: the major hash; 63 bits: major and minor).\n"
@@ -76,16 +85,20 @@ static const char doc[] =
 "\n"
 "--bits 31 is instant (a birthday search in memory).  --bits 63 runs a\n"
 "parallel distinguished-point search on all cores: ~3.8e9 hashes expected,\n"
-"minutes; progress (rate, expected remaining work) goes to stderr.\n"
-"The same --rng-seed, --threads and settings repeat the same walks.\n"
+"well under a minute on two cores with SIMD, minutes without; progress\n"
+"(rate, expected remaining work) goes to stderr.\n"
+"The same --rng-seed, --threads and settings repeat the same walks, on\n"
+"every --simd path (SIMD hashes are bit-identical to the scalar code).\n"
 "Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
 "  cookie-collide --bits 31 --alg half_md4 --hash-seed 0fcd2a53-0de4-4fb7-9c4f-5cc2a1e33f4b --count 8\n"
 "  cookie-collide --bits 31 --image lab.img --prefix file- --len 6\n"
-"  cookie-collide --bits 63 --image lab.img --rng-seed 1\n";
+"  cookie-collide --bits 63 --image lab.img --rng-seed 1\n"
+"  cookie-collide --bits 63 --image lab.img --stage-times 1\n";
 
-enum { OPT_ALPHABET = 256, OPT_THREADS, OPT_DP_BITS, OPT_PROGRESS, OPT_SEARCH_BITS };
+enum { OPT_ALPHABET = 256, OPT_THREADS, OPT_DP_BITS, OPT_PROGRESS, OPT_SEARCH_BITS, OPT_SIMD,
+       OPT_STAGE_TIMES };
 
 static const struct argp_option options[] = {
 	{ "bits", 'b', "31|63", 0, "Collide 31-bit cookies (major hash) or 63-bit ones (major and minor)", 0 },
@@ -103,6 +116,10 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
 	{ "search-bits", OPT_SEARCH_BITS, "B", 0, "63 bits, for tests: collide only the low B (32..63) bits "
 	  "of the 63-bit cookie, so the distinguished-point machinery finishes in seconds", 0 },
+	{ "simd", OPT_SIMD, "PATH", 0, "Hash with auto (default: the best this CPU has), avx512, "
+	  "avx2, sse2 or off (one name at a time); the results are the same", 0 },
+	{ "stage-times", OPT_STAGE_TIMES, "SECONDS", 0, "Benchmark: time each stage of a walk step "
+	  "(name, hash, cookie check) on every path for about SECONDS each, print, exit", 0 },
 	{ 0 },
 };
 
@@ -171,6 +188,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'q':
 		env.quiet = 1;
 		break;
+	case OPT_SIMD:
+		env.simd = ext4hash_path_parse(arg);
+		if (env.simd < 0)
+			argp_error(state, "--simd: '%s' is not auto, avx512, avx2, sse2 or off", arg);
+		if (!ext4hash_path_available(env.simd))
+			argp_error(state, "--simd: this CPU cannot run %s (best here: %s)", arg,
+				   ext4hash_path_name(ext4hash_path_best()));
+		break;
+	case OPT_STAGE_TIMES:
+		if (ck_parse_double(arg, 0.01, 60, &d))
+			argp_error(state, "--stage-times: '%s' is not a number of seconds in 0.01..60", arg);
+		env.stage_secs = d;
+		break;
 	case OPT_SEARCH_BITS:
 		if (ck_parse_u64(arg, 32, 63, &v))
 			argp_error(state, "--search-bits: '%s' is not a number in 32..63", arg);
@@ -199,22 +229,87 @@ static uint64_t out_mask = MASK63;
 
 /*
  * The name of a 64-bit value v: the prefix, then the first L base-A digits
- * of the fraction v / 2^64.  Each digit is one 64x64->128 multiply; the
- * names of values that differ by at least 2^64 / A^L differ.
+ * of the fraction v / 2^64; the names of values that differ by at least
+ * 2^64 / A^L differ.  Two digits at a time: the high word of v * A^2 is
+ * the next two digits (a number below A^2, spelled by pair_tab) and the
+ * low word what is left of the fraction, so each pair costs one 64x64->128
+ * multiply (the same digits as one multiply by A per digit).
  */
+static char (*pair_tab)[2];
+static uint64_t alen2;
+
+static void names_init(void)
+{
+	alen2 = (uint64_t)env.alen * env.alen;
+	pair_tab = ck_xmalloc(alen2 * sizeof(*pair_tab));
+	for (uint64_t h = 0; h < alen2; h++) {
+		pair_tab[h][0] = env.alphabet[h / env.alen];
+		pair_tab[h][1] = env.alphabet[h % env.alen];
+	}
+}
+
+/*
+ * v * m as a 128-bit product: the high word returned, the low one in *v.
+ * On x86-64 one mul instruction; GCC's unsigned __int128 code round-trips
+ * the product through the stack, which made the digits a third of a walk
+ * step.
+ */
+static inline uint64_t mul_hi_lo(uint64_t *v, uint64_t m)
+{
+#if defined(__x86_64__)
+	uint64_t hi, lo;
+
+	__asm__("mulq %3" : "=a"(lo), "=d"(hi) : "a"(*v), "rm"(m) : "cc");
+	*v = lo;
+	return hi;
+#else
+	unsigned __int128 t = (unsigned __int128)*v * m;
+
+	*v = (uint64_t)t;
+	return (uint64_t)(t >> 64);
+#endif
+}
+
+/* The L digits alone, at p (no prefix, no terminating NUL). */
+static inline void digits_of(uint64_t v, char *p)
+{
+	unsigned long i;
+
+	for (i = 0; i + 2 <= env.len; i += 2)
+		memcpy(p + i, pair_tab[mul_hi_lo(&v, alen2)], 2);
+	if (i < env.len)
+		p[i] = env.alphabet[mul_hi_lo(&v, env.alen)];
+}
+
 static size_t name_of(uint64_t v, char *buf)
 {
-	char *p = buf + env.prefix_len;
-
 	memcpy(buf, env.prefix, env.prefix_len);
-	for (unsigned long i = 0; i < env.len; i++) {
-		unsigned __int128 t = (unsigned __int128)v * env.alen;
+	digits_of(v, buf + env.prefix_len);
+	buf[env.prefix_len + env.len] = 0;
+	return env.prefix_len + env.len;
+}
 
-		*p++ = env.alphabet[(size_t)(t >> 64)];
-		v = (uint64_t)t;
-	}
-	*p = 0;
-	return (size_t)(p - buf);
+/*
+ * EXT4HASH_LANES name buffers, `stride` bytes apart, each holding the
+ * prefix already: digits_of() fills in the rest, ext4hash_lanes() hashes.
+ */
+struct lanebuf {
+	char *names;
+	size_t stride, name_len;
+};
+
+static void lanebuf_init(struct lanebuf *b)
+{
+	b->name_len = env.prefix_len + env.len;
+	b->stride = (b->name_len + 1 + 15) & ~(size_t)15;
+	b->names = ck_xcalloc(EXT4HASH_LANES, b->stride);
+	for (int l = 0; l < EXT4HASH_LANES; l++)
+		memcpy(b->names + l * b->stride, env.prefix, env.prefix_len);
+}
+
+static inline char *lane_name(const struct lanebuf *b, int l)
+{
+	return b->names + (size_t)l * b->stride;
 }
 
 static int valid_name(const char *n)
@@ -295,23 +390,35 @@ static int collide31(void)
 	struct drawn31 *drawn = NULL;
 	uint32_t n = 0, cap = 0;
 	struct ck_rng rng;
-	char name[EXT4_NAME_MAX + 1], other[EXT4_NAME_MAX + 1];
-	uint64_t found = 0, hashes = 0;
+	char other[EXT4_NAME_MAX + 1];
+	uint64_t found = 0, hashes = 0, vs[EXT4HASH_LANES];
+	struct ext4hash hs[EXT4HASH_LANES];
+	struct lanebuf lb;
 	double t0 = now();
-	int rc = 1;
+	int rc = 1, l = EXT4HASH_LANES;
 
+	lanebuf_init(&lb);
 	if (ck_idtab_init(&tab, 1 << 16))
 		goto nomem;
 	ck_rng_seed(&rng, env.rng_seed);
+	/* Names drawn and hashed a batch at a time, taken one by one in order. */
 	while (found < env.count) {
-		uint64_t v = ck_rng_next(&rng);
-		size_t len = name_of(v, name);
-		struct ext4hash h;
+		if (l == EXT4HASH_LANES) {
+			for (l = 0; l < EXT4HASH_LANES; l++) {
+				vs[l] = ck_rng_next(&rng);
+				digits_of(vs[l], lane_name(&lb, l) + env.prefix_len);
+			}
+			ext4hash_lanes(env.simd, alg, &seed, lb.names, lb.stride, lb.name_len,
+				       EXT4HASH_LANES, hs);
+			l = 0;
+		}
+		uint64_t v = vs[l];
+		const char *name = lane_name(&lb, l);
+		struct ext4hash h = hs[l++];
 		uint32_t cookie, *s;
 
 		if (!valid_name(name))
 			continue;
-		ext4hash_compute(alg, &seed, name, len, &h);
 		hashes++;
 		cookie = h.major >> 1;
 		for (s = ck_idtab_first(&tab, cookie31_key(cookie)); *s; s = ck_idtab_next(&tab, s))
@@ -352,6 +459,7 @@ nomem:
 out:
 	ck_idtab_free(&tab);
 	free(drawn);
+	free(lb.names);
 	return rc;
 }
 
@@ -359,14 +467,17 @@ out:
 
 static uint64_t key_mix, key_start;
 
-/* A bijection of [0, 2^63): keyed by --rng-seed, so each seed walks anew. */
+/*
+ * A bijection of [0, 2^63), keyed by --rng-seed so that each seed walks a
+ * different function.  The points are cookies, as random as the hash makes
+ * them, so one multiply (odd: a bijection mod 2^63) is enough to let every
+ * bit reach the leading digits, which matters when --search-bits leaves
+ * the top bits 0; a second multiply-xorshift round here cost a sixth of a
+ * step.
+ */
 static inline uint64_t mix63(uint64_t x)
 {
-	x = ((x ^ key_mix) * 0x9e3779b97f4a7c15ULL) & MASK63;
-	x ^= x >> 29;
-	x = (x * 0xbf58476d1ce4e5b9ULL) & MASK63;
-	x ^= x >> 32;
-	return x;
+	return ((x ^ key_mix) * 0x9e3779b97f4a7c15ULL) & MASK63;
 }
 
 /* f: a 63-bit point -> its name -> that name's 63-bit cookie. */
@@ -520,46 +631,75 @@ static void record_pair(const char *na, const char *nb)
 	pthread_mutex_unlock(&out_lock);
 }
 
+/* A trail that reached a distinguished point: store it, resolve a merge. */
+static void trail_end(uint64_t x, uint32_t id, uint32_t len, char *na, char *nb)
+{
+	struct dp_slot other;
+	int hit;
+
+	if (len >= s63.max_len) {
+		/* Probably a cycle without a distinguished point: drop it. */
+		atomic_fetch_add(&s63.abandoned, 1);
+		return;
+	}
+	atomic_fetch_add(&s63.trails, 1);
+	pthread_mutex_lock(&s63.lock);
+	hit = dp_insert(x, id, len, &other);
+	if (s63.table_full)
+		atomic_store(&s63.stop, 1);
+	pthread_mutex_unlock(&s63.lock);
+	if (!hit)
+		return;
+	atomic_fetch_add(&s63.merges, 1);
+	if (resolve(other.id, other.len, id, len, na, nb))
+		record_pair(na, nb);
+	else
+		atomic_fetch_add(&s63.robin_hoods, 1);
+}
+
+/*
+ * EXT4HASH_LANES trails walk in step: every round names each lane's point,
+ * hashes all the names in one ext4hash_lanes() call and moves each lane to
+ * its cookie; a lane whose trail ends starts the next trail number.
+ */
 static void *worker63(void *arg)
 {
-	char buf[EXT4_NAME_MAX + 1], na[EXT4_NAME_MAX + 1], nb[EXT4_NAME_MAX + 1];
+	char na[EXT4_NAME_MAX + 1], nb[EXT4_NAME_MAX + 1];
+	uint64_t x[EXT4HASH_LANES];
+	uint32_t id[EXT4HASH_LANES], len[EXT4HASH_LANES];
+	struct ext4hash h[EXT4HASH_LANES];
+	struct lanebuf lb;
+	unsigned int rounds = 0;
 
 	(void)arg;
-	while (!atomic_load_explicit(&s63.stop, memory_order_relaxed)) {
-		uint32_t id = atomic_fetch_add(&s63.next_id, 1), len = 0;
-		uint64_t x = start_point(id);
-		struct dp_slot other;
-		int hit;
-
-		do {
-			x = step63(x, buf);
-			len++;
-			if ((len & 4095) == 0) {
-				atomic_fetch_add_explicit(&s63.hashes, 4096, memory_order_relaxed);
-				if (atomic_load_explicit(&s63.stop, memory_order_relaxed))
-					return NULL;
-			}
-		} while ((x & s63.dp_mask) && len < s63.max_len);
-		atomic_fetch_add_explicit(&s63.hashes, len & 4095, memory_order_relaxed);
-		if (len >= s63.max_len) {
-			/* Probably a cycle without a distinguished point: drop it. */
-			atomic_fetch_add(&s63.abandoned, 1);
-			continue;
-		}
-		atomic_fetch_add(&s63.trails, 1);
-		pthread_mutex_lock(&s63.lock);
-		hit = dp_insert(x, id, len, &other);
-		if (s63.table_full)
-			atomic_store(&s63.stop, 1);
-		pthread_mutex_unlock(&s63.lock);
-		if (!hit)
-			continue;
-		atomic_fetch_add(&s63.merges, 1);
-		if (resolve(other.id, other.len, id, len, na, nb))
-			record_pair(na, nb);
-		else
-			atomic_fetch_add(&s63.robin_hoods, 1);
+	lanebuf_init(&lb);
+	for (int l = 0; l < EXT4HASH_LANES; l++) {
+		id[l] = atomic_fetch_add(&s63.next_id, 1);
+		x[l] = start_point(id[l]);
+		len[l] = 0;
 	}
+	while (1) {
+		for (int l = 0; l < EXT4HASH_LANES; l++)
+			digits_of(mix63(x[l]) << 1, lane_name(&lb, l) + env.prefix_len);
+		ext4hash_lanes(env.simd, alg, &seed, lb.names, lb.stride, lb.name_len, EXT4HASH_LANES, h);
+		for (int l = 0; l < EXT4HASH_LANES; l++) {
+			/* cookie_hash2pos(COOKIE_63BIT, ...), inline */
+			x[l] = ((uint64_t)(h[l].major >> 1) << 32 | h[l].minor) & out_mask;
+			len[l]++;
+			if ((x[l] & s63.dp_mask) && len[l] < s63.max_len)
+				continue;
+			trail_end(x[l], id[l], len[l], na, nb);
+			id[l] = atomic_fetch_add(&s63.next_id, 1);
+			x[l] = start_point(id[l]);
+			len[l] = 0;
+		}
+		if (++rounds % 256 == 0) {
+			atomic_fetch_add_explicit(&s63.hashes, 256 * EXT4HASH_LANES, memory_order_relaxed);
+			if (atomic_load_explicit(&s63.stop, memory_order_relaxed))
+				break;
+		}
+	}
+	free(lb.names);
 	return NULL;
 }
 
@@ -648,11 +788,11 @@ static int collide63(void)
 		double t = now() - t0, w = (double)atomic_load(&s63.hashes);
 
 		fprintf(stderr, "%scookie-collide: %" PRIu64 " group(s) in %.1f s: %.3g hashes "
-			"(%.2f x the expected %.3g for the first), %.1f M/s on %lu threads; "
+			"(%.2f x the expected %.3g for the first), %.1f M/s on %lu threads (%s); "
 			"%" PRIu64 " trails, %zu DPs stored, %" PRIu64 " merges (%" PRIu64 " Robin Hood), "
 			"%" PRIu64 " abandoned; table %zu MiB, peak RSS %ld MiB; rng-seed %" PRIu64 "\n",
 			tty ? "\n" : "", s63.found, t, w, w / sqrt(M_PI / 2 * n), sqrt(M_PI / 2 * n),
-			w / t / 1e6, env.threads, (uint64_t)s63.trails, s63.n, (uint64_t)s63.merges,
+			w / t / 1e6, env.threads, ext4hash_path_name(env.simd), (uint64_t)s63.trails, s63.n, (uint64_t)s63.merges,
 			(uint64_t)s63.robin_hoods, (uint64_t)s63.abandoned,
 			s63.nslots * sizeof(*s63.tab) >> 20, rss_kib() / 1024, env.rng_seed);
 	}
@@ -665,6 +805,91 @@ static int collide63(void)
 	free(s63.tab);
 	free(s63.pairs);
 	return 0;
+}
+
+/*
+ * --stage-times: where a walk step's time goes, per path.  Each stage runs
+ * alone over 16 lanes for about env.stage_secs: the name (mix63 and the
+ * digits), the hash of the 16 names, the cookie and the distinguished-point
+ * test; then the whole step as worker63 runs it (without the rare trail
+ * ends).  Figures, not a test: nanoseconds per name on one thread.
+ */
+static double time_stage(int stage, int path, struct lanebuf *lb, uint64_t *sink)
+{
+	uint64_t x[EXT4HASH_LANES], acc = 0, rounds = 0;
+	struct ext4hash h[EXT4HASH_LANES];
+	double t0 = now(), t;
+
+	for (int l = 0; l < EXT4HASH_LANES; l++) {
+		x[l] = start_point(l);
+		h[l].major = (uint32_t)x[l];
+		h[l].minor = (uint32_t)(x[l] >> 32);
+	}
+	do {
+		for (int r = 0; r < 1024; r++, rounds++) {
+			if (stage == 0 || stage == 3)
+				for (int l = 0; l < EXT4HASH_LANES; l++)
+					digits_of(mix63(x[l]) << 1, lane_name(lb, l) + env.prefix_len);
+			if (stage == 1 || stage == 3)
+				ext4hash_lanes(path, alg, &seed, lb->names, lb->stride, lb->name_len,
+					       EXT4HASH_LANES, h);
+			if (stage == 2 || stage == 3)
+				for (int l = 0; l < EXT4HASH_LANES; l++) {
+					x[l] = ((uint64_t)(h[l].major >> 1) << 32 | h[l].minor) & out_mask;
+					acc += !(x[l] & s63.dp_mask);
+				}
+			if (stage == 0)
+				for (int l = 0; l < EXT4HASH_LANES; l++)
+					x[l] += 0x9e3779b97f4a7c15ULL;
+			if (stage == 1)
+				lb->names[r % lb->name_len] ^= 1; /* a new name every round */
+			if (stage == 2)
+				for (int l = 0; l < EXT4HASH_LANES; l++)
+					h[l].minor += h[(l + 1) % EXT4HASH_LANES].major;
+		}
+	} while ((t = now() - t0) < env.stage_secs);
+	*sink += acc + (unsigned char)lb->names[0];
+	return t * 1e9 / (double)(rounds * EXT4HASH_LANES);
+}
+
+static int stage_times(void)
+{
+	static const char *const stage[] = { "name (mix63 + digits)", "hash (16 names a call)",
+					      "cookie + DP test", "whole step" };
+	struct lanebuf lb;
+	uint64_t sink = 0;
+
+	s63.dp_mask = (1ULL << env.dp_bits) - 1;
+	lanebuf_init(&lb);
+	printf("stage times, ns per name, one thread; alg %s, names %zu bytes\n",
+	       ext4hash_alg_name(alg), lb.name_len);
+	printf("%-24s", "stage");
+	for (int p = 0; p < EXT4HASH_NPATHS; p++)
+		if (ext4hash_path_available(p))
+			printf(" %10s", ext4hash_path_name(p));
+	printf("\n");
+	for (int st = 0; st < 4; st++) {
+		printf("%-24s", stage[st]);
+		for (int p = 0; p < EXT4HASH_NPATHS; p++) {
+			if (!ext4hash_path_available(p))
+				continue;
+			/* The name and cookie stages do not depend on the path: once. */
+			if ((st == 0 || st == 2) && p > 0) {
+				printf(" %10s", "\"");
+				continue;
+			}
+			printf(" %10.2f", time_stage(st, p, &lb, &sink));
+			ck_xflush(stdout, NULL);
+		}
+		printf("\n");
+	}
+	printf("%-24s", "whole step, M names/s");
+	for (int p = 0; p < EXT4HASH_NPATHS; p++)
+		if (ext4hash_path_available(p))
+			printf(" %10.2f", 1e3 / time_stage(3, p, &lb, &sink));
+	printf("\n");
+	free(lb.names);
+	return sink == 42; /* keep the work; ck_close_stdout checks the output at exit */
 }
 
 int main(int argc, char **argv)
@@ -680,6 +905,8 @@ int main(int argc, char **argv)
 		env.rng_seed = ck_random_seed();
 	env.prefix_len = strlen(env.prefix);
 	env.alen = strlen(env.alphabet);
+	if (env.simd < 0)
+		env.simd = ext4hash_path_best();
 	/* The least length that holds 63 bits (31-bit searches need far less). */
 	unsigned long need63 = (unsigned long)ceil(63.0 / log2((double)env.alen) - 1e-9);
 
@@ -706,6 +933,9 @@ int main(int argc, char **argv)
 			"at least %lu to name 2^63 points\n", env.len, env.alen, need63);
 		return 1;
 	}
+	names_init();
+	if (env.stage_secs > 0)
+		return stage_times();
 	if (!env.threads) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -716,9 +946,9 @@ int main(int argc, char **argv)
 
 		ext4hash_seed_format(&seed, seedtxt);
 		fprintf(stderr, "cookie-collide: %d-bit cookies, alg %s, seed %s%s, names %s+%lu of %zu chars, "
-			"rng-seed %" PRIu64 "\n", env.bits, ext4hash_alg_name(alg), seedtxt,
+			"rng-seed %" PRIu64 ", hashing %s\n", env.bits, ext4hash_alg_name(alg), seedtxt,
 			ext4hash_seed_is_zero(&seed) ? " (default)" : "", env.prefix, env.len, env.alen,
-			env.rng_seed);
+			env.rng_seed, ext4hash_path_name(env.simd));
 	}
 	if (env.search_bits < 63) {
 		if (env.bits != 63 || env.dp_bits + 8 > env.search_bits) {

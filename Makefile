@@ -20,6 +20,8 @@ help:
 	@echo "  make gdb [KERNEL=before|after]     gdb attached to the running guest, with ck-* commands"
 	@echo "  make cookie-top                    live viewer of the running guest's cookies"
 	@echo "  make lab-check LAB=NN [KERNEL=X]  run lab NN's check in the VM: PASS/FAIL per step (labs/)"
+	@echo "  make exercise LAB=NN               lab NN's exercise skeleton into work/NN/; lab-check then grades it (KIT=1: the kit)"
+	@echo "  make solution LAB=NN               the exercise's reference solution into work/NN/"
 	@echo "  make kernel [KERNEL=before|after]  build the patched kernel(s) into the cache"
 	@echo "  make tools bpf                     userland tools and cookie-trace into build/bin, build/bin32"
 	@echo "  make rootfs disks                  guest image and lab disks (cached)"

@@ -17,6 +17,7 @@ $(error usage: make lab-check LAB=NN [KERNEL=before|after]  (labs: $(TOP)/labs/l
 endif
 endif
 lab-check: deps kernel tools bpf tui rootfs disks guest labs
-	@$(TOP)/labs/lab-check $(if $(KERNEL),--kernel $(KERNEL)) $(LAB)
+	@$(TOP)/labs/lab-check $(if $(KIT),--kit) $(if $(KERNEL),--kernel $(KERNEL)) $(LAB)
+-include $(TOP)/labs/exercise.mk
 # The guest banner points at /kit/labs.
 vm-run: labs

@@ -78,7 +78,7 @@ vm_stop() {
 lab_check() {
 	local err st
 	err=$(mktemp)
-	"$top/labs/lab-check" "$@" 2>"$err"; st=$?
+	"$top/labs/lab-check" --kit "$@" 2>"$err"; st=$?
 	grep '^vm/run:' "$err" | sed 's/^/    [vm\/run] /' >&2
 	rm -f "$err"
 	return $st

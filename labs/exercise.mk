@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # labs/exercise.mk — exercise workspaces (issue 19): `make exercise LAB=NN`
 # copies lab NN's skeleton into work/NN/ (never over a student's edits),
 # `make solution LAB=NN` puts the reference solution there; `make lab-check

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # labs/grade.sh — sourced by labs/lab-check when lab NN has an exercise
 # workspace (work/NN/, labs/exercise): grades the student's work with the
 # lab's labs/NN-topic/exercise/grade instead of the kit's own check.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # ck-fpos: the lab 05 exercise (labs/05-gdb/exercise/skel/README).
 # Loaded in gdb with `source work/05/ck_fpos.py`, after the kit's ck package.
 import gdb

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 // ck-build: i386 (the probe run as a genuine 32-bit off_t caller (compat task); tools/list)
+// ck-build: emul (the 32-bit reader run under qemu-user in the guest, plain and LFS; lab 08, tools/list)
 /*
  * dirprobe: walk a directory the way different readers do and say whether
  * its readdir cookies let the walk finish.

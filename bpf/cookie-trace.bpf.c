@@ -3,6 +3,12 @@
  * cookie-trace, kernel side: one event per name ext4's htree readdir hands
  * to a caller (call_filldir), and one per ext4_dir_llseek entry and exit.
  *
+ * Two ways to see the names (the loader picks one per kernel, --hooks):
+ * fexit on call_filldir where the compiler left it out of line, else the
+ * readdir actors it calls through ctx->actor, which no compiler can inline
+ * (filldir64, filldir, compat_filldir for getdents; nfsd_buffered_filldir
+ * for NFS READDIR), bracketed by ext4_readdir, the file operation.
+ *
  * Each hook has two programs: fentry/fexit (BTF trampolines, cheapest) and
  * kprobe/kretprobe (the fallback).  The loader autoloads one set per hook,
  * decided at run time; both sets share the emit_* functions below, which
@@ -340,6 +346,132 @@ int BPF_PROG(llseek_fexit, struct file *file, loff_t offset, int whence, loff_t 
 {
 	return emit_llseek(EV_LLSEEK_EXIT, file, offset, whence, ret, true);
 }
+
+/*
+ * ---- the actors: for kernels where call_filldir is inlined
+ *
+ * ext4_readdir (an f_op, called through a pointer) says which file a
+ * dir_context reads; the actor, called by dir_emit() with fname->name, is
+ * given the name, its inode and ctx->pos.  fname->name is the flexible
+ * tail of struct fname, so the name pointer leads back to the fname and
+ * its hashes.  A linear (non-htree) ext4 directory hands the actor a name
+ * inside a directory block instead: the fname read from before it then
+ * fails the checks (same length, same inode, the cookie hash2pos() makes
+ * from its hashes), and the name is not reported.
+ */
+struct readdir_call {
+	__u64 file;
+	__u64 resume;		/* info->extra_fname at entry: where a refused chain resumes */
+	__u64 last_next;	/* ->next of the last name reported in this call */
+	__u32 last_index;
+	__u32 pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);	/* the dir_context */
+	__type(value, struct readdir_call);
+} readdir_calls SEC(".maps");
+
+SEC("fentry/ext4_readdir")
+int BPF_PROG(readdir_fentry, struct file *file, struct dir_context *dctx)
+{
+	struct dir_private_info *info = file->private_data;
+	struct readdir_call c = { .file = (__u64)file };
+	__u64 key = (__u64)dctx;
+
+	if (info)
+		c.resume = (__u64)BPF_CORE_READ(info, extra_fname);
+	bpf_map_update_elem(&readdir_calls, &key, &c, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/ext4_readdir")
+int BPF_PROG(readdir_fexit, struct file *file, struct dir_context *dctx, int ret)
+{
+	__u64 key = (__u64)dctx;
+
+	bpf_map_delete_elem(&readdir_calls, &key);
+	return 0;
+}
+
+/* ext4's hash2pos(): the cookie is one of these two for an htree name. */
+static __always_inline bool is_htree_cookie(__u64 pos, __u32 major, __u32 minor)
+{
+	return pos == (major >> 1) || pos == ((__u64)(major >> 1) << 32 | minor);
+}
+
+static __always_inline int emit_actor(struct dir_context *dctx, const char *name, int namlen,
+				      __u64 pos, __u64 ino, bool taken)
+{
+	struct readdir_call *c;
+	struct fname *fname, *f;
+	struct ident id;
+	struct event *e;
+	__u32 major, minor, index = 0, n, len;
+	__u64 key = (__u64)dctx;
+
+	/* Refused (the caller's buffer is full): reported when it is taken. */
+	if (!taken)
+		return 0;
+	c = bpf_map_lookup_elem(&readdir_calls, &key);
+	if (!c)
+		return 0;
+	fname = (struct fname *)(name - bpf_core_field_offset(struct fname, name));
+	major = BPF_CORE_READ(fname, hash);
+	minor = BPF_CORE_READ(fname, minor_hash);
+	len = BPF_CORE_READ(fname, name_len);
+	if (len != (__u32)namlen || BPF_CORE_READ(fname, inode) != ino ||
+	    !is_htree_cookie(pos, major, minor))
+		return 0;
+	if (!fill_identity(&id, (struct file *)c->file, false))
+		return 0;
+	/* The chain position, as call_filldir's fexit counts it: from the name it was called with. */
+	if (c->last_next == (__u64)fname && (__u64)fname != c->resume)
+		index = c->last_index + 1;
+	f = BPF_CORE_READ(fname, next);
+	c->last_next = (__u64)f;
+	c->last_index = index;
+	/* A fixed count the verifier can bound: the rest of the chain, up to MAX_CHAIN. */
+	n = index + 1;
+	for (int i = 0; i < MAX_CHAIN && f; i++) {
+		n++;
+		f = BPF_CORE_READ(f, next);
+	}
+	if (f || n > MAX_CHAIN)
+		id.flags |= EVF_TRUNC;
+	e = reserve_named(len, name);
+	if (!e) {
+		__sync_fetch_and_add(&dropped, 1);
+		return 0;
+	}
+	put_identity(e, &id);
+	e->kind = EV_FILLDIR;
+	e->cookie = pos;
+	e->major = major;
+	e->minor = minor;
+	e->ino = ino;
+	e->chain_index = index;
+	e->chain_len = n;
+	e->name_len = len;
+	e->offset = 0;
+	e->result = 0;
+	e->whence = 0;
+	bpf_ringbuf_submit(e, submit_flags());
+	return 0;
+}
+
+#define ACTOR_FEXIT(prog, fn)							\
+SEC("fexit/" #fn)								\
+int BPF_PROG(prog, struct dir_context *dctx, const char *name, int namlen,	\
+	     loff_t offset, u64 ino, unsigned int d_type, bool ret)		\
+{										\
+	return emit_actor(dctx, name, namlen, offset, ino, ret);		\
+}
+ACTOR_FEXIT(filldir64_fexit, filldir64)
+ACTOR_FEXIT(filldir32_fexit, filldir)
+ACTOR_FEXIT(compat_filldir_fexit, compat_filldir)
+ACTOR_FEXIT(nfsd_filldir_fexit, nfsd_buffered_filldir)
 
 /* ---- kprobe/kretprobe fallback */
 

@@ -37,6 +37,7 @@
 
 enum format { FMT_TEXT, FMT_JSON, FMT_RECORD };
 enum attach_mode { ATTACH_AUTO, ATTACH_FENTRY, ATTACH_KPROBE };
+enum hooks_mode { HOOKS_AUTO, HOOKS_CALL_FILLDIR, HOOKS_ACTORS };
 
 static struct env {
 	const char *dir;
@@ -51,6 +52,7 @@ static struct env {
 	__u64 wakeup_bytes;
 	int poll_ms;
 	enum attach_mode attach;
+	enum hooks_mode hooks;
 	bool doctor;
 	long duration;		/* seconds, 0 = until a signal */
 	bool verbose;
@@ -68,7 +70,8 @@ const char argp_program_doc[] =
 "\n"
 "USAGE: cookie-trace [--dir PATH | --ino N] [--pid PID] [--comm COMM]\n"
 "                    [--nfsd-only] [-f text|json|record] [-w FILE | --port NAME]\n"
-"                    [--ringbuf-size BYTES] [--attach auto|fentry|kprobe] [--doctor]\n"
+"                    [--ringbuf-size BYTES] [--attach auto|fentry|kprobe]\n"
+"                    [--hooks auto|call_filldir|actors] [--doctor]\n"
 "\n"
 "EXAMPLES:\n"
 "    cookie-trace                          # every event, one text line each\n"
@@ -77,6 +80,7 @@ const char argp_program_doc[] =
 "    cookie-trace -f record -w /tmp/t.ckr  # record stream to a file (replay later)\n"
 "    cookie-trace -f record --port ck.trace  # to the host socket build/vm/trace.sock\n"
 "    cookie-trace --doctor                 # what can attach, how, and why\n"
+"    cookie-trace --hooks actors           # as on a kernel that inlined call_filldir\n"
 "\n"
 "Stop with Ctrl-C or SIGTERM: the ring buffer is drained and the totals go\n"
 "to stderr.  Lost events are reported in-band (a DROP record / line).\n"
@@ -86,7 +90,7 @@ const char argp_program_doc[] =
 
 enum {
 	OPT_INO = 1000, OPT_NFSD, OPT_PORT, OPT_RINGBUF, OPT_WAKEUP, OPT_ATTACH,
-	OPT_DOCTOR, OPT_POLL, OPT_CLOCK,
+	OPT_DOCTOR, OPT_POLL, OPT_CLOCK, OPT_HOOKS,
 };
 
 static const struct argp_option opts[] = {
@@ -104,6 +108,9 @@ static const struct argp_option opts[] = {
 	  "Wake the reader when this much is queued (0: every event; default size/4)", 0 },
 	{ "poll-ms", OPT_POLL, "MS", 0, "Reader poll period (default 100)", 0 },
 	{ "attach", OPT_ATTACH, "MODE", 0, "auto (default: fentry, else kprobe), fentry or kprobe", 0 },
+	{ "hooks", OPT_HOOKS, "HOOKS", 0, "How names are seen: auto (default: call_filldir where it is "
+	  "a function, else the actors), call_filldir, or actors (filldir64/filldir/compat_filldir/"
+	  "nfsd_buffered_filldir inside ext4_readdir; fexit only)", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "clock", OPT_CLOCK, "CLOCK", 0, "Event times: precise (default: read per event) or coarse "
 	  "(read once per tick per CPU; cheaper where the clocksource is slow, e.g. hpet)", 0 },
@@ -212,6 +219,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_usage(state);
 		}
 		break;
+	case OPT_HOOKS:
+		if (!strcmp(arg, "auto"))
+			env.hooks = HOOKS_AUTO;
+		else if (!strcmp(arg, "call_filldir"))
+			env.hooks = HOOKS_CALL_FILLDIR;
+		else if (!strcmp(arg, "actors"))
+			env.hooks = HOOKS_ACTORS;
+		else {
+			fprintf(stderr, "--hooks %s: use auto, call_filldir or actors\n", arg);
+			argp_usage(state);
+		}
+		break;
 	case 'd':
 		if (ck_parse_u64(arg, 1, 86400 * 365, &v)) {
 			fprintf(stderr, "--duration %s: need whole seconds > 0\n", arg);
@@ -264,38 +283,83 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 	return vfprintf(stderr, format, args);
 }
 
-/* ---- run-time feature checks (what bcc's trace_helpers do, for our two hooks) */
+/* ---- run-time feature checks (what bcc's trace_helpers do, for our hooks) */
 
-static const char *const hooks[] = { "call_filldir", "ext4_dir_llseek" };
-enum { HOOK_FILLDIR, HOOK_LLSEEK, NHOOKS };
+/*
+ * The functions cookie-trace may attach to.  call_filldir is the first
+ * choice (one call per chain, the fname in hand); where the compiler
+ * inlined it, the actors dir_emit() calls through a pointer (never
+ * inlined) and ext4_readdir, the file operation around them, take its
+ * place (cookie-trace.bpf.c, "the actors").  ext4_dir_llseek is an f_op
+ * too.  In a distribution kernel ext4 and nfsd are modules: their
+ * functions are in /proc/kallsyms with the module's name, their BTF is the
+ * module's (/sys/kernel/btf/MODULE).
+ */
+static const char *const hooks[] = {
+	"call_filldir", "ext4_dir_llseek", "ext4_readdir",
+	"filldir64", "filldir", "compat_filldir", "nfsd_buffered_filldir",
+};
+enum {
+	HOOK_FILLDIR, HOOK_LLSEEK, HOOK_READDIR,
+	HOOK_FILLDIR64, HOOK_FILLDIR32, HOOK_COMPAT_FILLDIR, HOOK_NFSD_FILLDIR, NHOOKS
+};
+#define FIRST_ACTOR HOOK_FILLDIR64
 
 struct hook_state {
 	bool in_kallsyms;
+	char module[80];	/* "" for vmlinux */
 	char clone[256];	/* e.g. "call_filldir.isra.0" if only a clone exists */
 	bool in_btf;
 	bool ftraceable;	/* in available_filter_functions */
 	bool fentry;		/* chosen / attached as fentry */
+	bool used;		/* attached */
 	char why[768];		/* why not fentry, if not */
 };
 
-static bool file_has_symbol(const char *path, const char *fmt, const char *name,
-			    char *clone, size_t clone_len)
+/* How the names are seen: call_filldir's fexit/kretprobe, or the actors. */
+enum names_via { VIA_CALL_FILLDIR, VIA_ACTORS };
+static enum names_via names_via;
+static char names_why[2048];	/* why this way */
+
+/* One pass over /proc/kallsyms ("addr type name [module]") for every hook. */
+static void kallsyms_probe(struct hook_state st[NHOOKS])
+{
+	char line[512], sym[256], mod[80];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%*x %*c %255s [%79[^]]]", sym, mod);
+
+		if (n < 1)
+			continue;
+		for (int i = 0; i < NHOOKS; i++) {
+			struct hook_state *h = &st[i];
+			size_t len = strlen(hooks[i]);
+
+			if (!strcmp(sym, hooks[i]) && !h->in_kallsyms) {
+				h->in_kallsyms = true;
+				snprintf(h->module, sizeof(h->module), "%s", n == 2 ? mod : "");
+			} else if (!h->clone[0] && !strncmp(sym, hooks[i], len) && sym[len] == '.') {
+				snprintf(h->clone, sizeof(h->clone), "%s", sym);
+			}
+		}
+	}
+	fclose(f);
+}
+
+static bool ftrace_has(const char *path, const char *name)
 {
 	char line[512], sym[256];
-	size_t n = strlen(name);
 	bool found = false;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, fmt, sym) != 1)
-			continue;
-		if (!strcmp(sym, name))
-			found = true;
-		else if (clone && !clone[0] && !strncmp(sym, name, n) && sym[n] == '.')
-			snprintf(clone, clone_len, "%s", sym);
-	}
+	/* "name" or "name [module]" */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%255s", sym) == 1 && !strcmp(sym, name);
 	fclose(f);
 	return found;
 }
@@ -310,46 +374,131 @@ static const char *tracefs_file(const char *name)
 	return path;
 }
 
+/* A FUNC record in vmlinux BTF, or in the BTF of the module kallsyms names. */
+static bool btf_has_func(struct btf *vmlinux, const char *module, const char *name)
+{
+	struct btf *mod;
+	bool found;
+
+	if (!vmlinux)
+		return false;
+	if (!module[0])
+		return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+	mod = btf__load_module_btf(module, vmlinux);
+	if (!mod)
+		return false;
+	found = btf__find_by_name_kind(mod, name, BTF_KIND_FUNC) > 0;
+	btf__free(mod);
+	return found;
+}
+
 static void hooks_probe(struct hook_state st[NHOOKS], struct btf *btf)
 {
+	memset(st, 0, sizeof(*st) * NHOOKS);
+	kallsyms_probe(st);
 	for (int i = 0; i < NHOOKS; i++) {
 		struct hook_state *h = &st[i];
+		char where[96];
 
-		memset(h, 0, sizeof(*h));
-		h->in_kallsyms = file_has_symbol("/proc/kallsyms", "%*x %*c %255s", hooks[i],
-						 h->clone, sizeof(h->clone));
-		h->in_btf = btf && btf__find_by_name_kind(btf, hooks[i], BTF_KIND_FUNC) > 0;
-		h->ftraceable = file_has_symbol(tracefs_file("available_filter_functions"),
-						"%255s", hooks[i], NULL, 0);
+		h->in_btf = btf_has_func(btf, h->module, hooks[i]);
+		h->ftraceable = ftrace_has(tracefs_file("available_filter_functions"), hooks[i]);
+		snprintf(where, sizeof(where), h->module[0] ? "module %s's BTF (/sys/kernel/btf/%s)" :
+			 "vmlinux BTF%s", h->module, h->module);
 		if (!h->in_kallsyms)
 			snprintf(h->why, sizeof(h->why), "%s is not in /proc/kallsyms%s%s%s", hooks[i],
-				 h->clone[0] ? ": only the compiler's clone " : ": inlined by the compiler?",
-				 h->clone, h->clone[0] ? " exists (the kit's patch 0001 keeps it out of line)" : "");
+				 h->clone[0] ? ": only the compiler's clone " : ": inlined by the compiler, "
+				 "or its module is not loaded",
+				 h->clone, h->clone[0] ? " exists" : "");
 		else if (!btf)
 			snprintf(h->why, sizeof(h->why), "no kernel BTF (/sys/kernel/btf/vmlinux): "
 				 "CONFIG_DEBUG_INFO_BTF=y is needed for fentry and CO-RE");
 		else if (!h->in_btf)
-			snprintf(h->why, sizeof(h->why), "%s has no BTF FUNC record", hooks[i]);
+			snprintf(h->why, sizeof(h->why), "%s has no FUNC record in %s", hooks[i], where);
 		else if (!h->ftraceable)
 			snprintf(h->why, sizeof(h->why), "%s is not in available_filter_functions "
 				 "(no ftrace site: notrace, or no DYNAMIC_FTRACE)", hooks[i]);
 	}
 }
 
+/* Can this hook be an fentry/fexit program (as far as looking can tell)? */
+static bool hook_fentry_ok(const struct hook_state *h)
+{
+	return h->in_kallsyms && !h->why[0];
+}
+
+/*
+ * call_filldir or the actors: by --hooks, else call_filldir wherever it
+ * is a function (fexit, or the kprobe fallback), else the actors (fexit
+ * only: they need BTF).  Returns 0, or -ENOENT with the reason in names_why.
+ */
+static int choose_names_via(const struct hook_state st[NHOOKS])
+{
+	bool actors_ok = hook_fentry_ok(&st[HOOK_READDIR]) && hook_fentry_ok(&st[HOOK_FILLDIR64]);
+
+	if (env.hooks == HOOKS_CALL_FILLDIR || (env.hooks == HOOKS_AUTO && st[HOOK_FILLDIR].in_kallsyms)) {
+		if (!st[HOOK_FILLDIR].in_kallsyms) {
+			snprintf(names_why, sizeof(names_why), "--hooks call_filldir: %s",
+				 st[HOOK_FILLDIR].why);
+			return -ENOENT;
+		}
+		names_via = VIA_CALL_FILLDIR;
+		snprintf(names_why, sizeof(names_why), "%s", env.hooks == HOOKS_AUTO ?
+			 "call_filldir is a function of its own (in kallsyms)" : "--hooks call_filldir");
+		return 0;
+	}
+	if (!actors_ok) {
+		snprintf(names_why, sizeof(names_why), "%s; and the actors cannot replace it: %s",
+			 st[HOOK_FILLDIR].why[0] ? st[HOOK_FILLDIR].why : "--hooks actors",
+			 st[HOOK_READDIR].why[0] ? st[HOOK_READDIR].why : st[HOOK_FILLDIR64].why);
+		return -ENOENT;
+	}
+	if (env.attach == ATTACH_KPROBE) {
+		snprintf(names_why, sizeof(names_why), "the actor hooks need fentry/fexit "
+			 "(--attach kprobe asked for kprobes)");
+		return -ENOENT;
+	}
+	names_via = VIA_ACTORS;
+	if (env.hooks == HOOKS_ACTORS)
+		snprintf(names_why, sizeof(names_why), "--hooks actors");
+	else
+		snprintf(names_why, sizeof(names_why), "%s", st[HOOK_FILLDIR].why);
+	return 0;
+}
+
 /* ---- loading */
 
-static void choose_programs(struct cookie_trace_bpf *obj, const bool fentry[NHOOKS])
+static void choose_programs(struct cookie_trace_bpf *obj, const bool fentry[NHOOKS],
+			    struct hook_state st[NHOOKS])
 {
-	bpf_program__set_autoload(obj->progs.filldir_fexit, fentry[HOOK_FILLDIR]);
-	bpf_program__set_autoload(obj->progs.filldir_kprobe, !fentry[HOOK_FILLDIR]);
-	bpf_program__set_autoload(obj->progs.filldir_kretprobe, !fentry[HOOK_FILLDIR]);
+	bool cf = names_via == VIA_CALL_FILLDIR, ac = names_via == VIA_ACTORS;
+	struct bpf_program *actor[] = {
+		[HOOK_FILLDIR64] = obj->progs.filldir64_fexit,
+		[HOOK_FILLDIR32] = obj->progs.filldir32_fexit,
+		[HOOK_COMPAT_FILLDIR] = obj->progs.compat_filldir_fexit,
+		[HOOK_NFSD_FILLDIR] = obj->progs.nfsd_filldir_fexit,
+	};
+
+	bpf_program__set_autoload(obj->progs.filldir_fexit, cf && fentry[HOOK_FILLDIR]);
+	bpf_program__set_autoload(obj->progs.filldir_kprobe, cf && !fentry[HOOK_FILLDIR]);
+	bpf_program__set_autoload(obj->progs.filldir_kretprobe, cf && !fentry[HOOK_FILLDIR]);
 	bpf_program__set_autoload(obj->progs.llseek_fentry, fentry[HOOK_LLSEEK]);
 	bpf_program__set_autoload(obj->progs.llseek_fexit, fentry[HOOK_LLSEEK]);
 	bpf_program__set_autoload(obj->progs.llseek_kprobe, !fentry[HOOK_LLSEEK]);
 	bpf_program__set_autoload(obj->progs.llseek_kretprobe, !fentry[HOOK_LLSEEK]);
+	bpf_program__set_autoload(obj->progs.readdir_fentry, ac);
+	bpf_program__set_autoload(obj->progs.readdir_fexit, ac);
+	st[HOOK_FILLDIR].used = cf;
+	st[HOOK_LLSEEK].used = true;
+	st[HOOK_READDIR].used = ac;
+	/* An actor that is missing (no compat, nfsd not loaded) is left out, said by --doctor. */
+	for (int i = FIRST_ACTOR; i < NHOOKS; i++) {
+		st[i].used = ac && hook_fentry_ok(&st[i]);
+		bpf_program__set_autoload(actor[i], st[i].used);
+	}
 }
 
-static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[NHOOKS])
+static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[NHOOKS],
+			      struct hook_state st[NHOOKS])
 {
 	struct cookie_trace_bpf *obj = cookie_trace_bpf__open();
 	int err;
@@ -371,32 +520,39 @@ static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[
 	err = bpf_map__set_max_entries(obj->maps.events, env.ringbuf_size);
 	if (err)
 		return err;
-	choose_programs(obj, fentry);
+	choose_programs(obj, fentry, st);
 	return 0;
 }
 
 /*
  * Load and attach, fentry where st says it can work and env allows; if the
- * fentry attempt fails, note why and retry those hooks with kprobes.
+ * fentry attempt fails, note why and retry those hooks with kprobes (the
+ * actors have no kprobe form: they stay, and fail again if they failed).
  */
 static int load_and_attach(struct cookie_trace_bpf **objp, struct hook_state st[NHOOKS])
 {
-	bool fentry[NHOOKS];
+	bool fentry[NHOOKS] = { false };
 	bool tried_fentry = false;
 	int err;
 
+	err = choose_names_via(st);
+	if (err) {
+		fprintf(stderr, "cookie-trace: cannot trace: %s\n", names_why);
+		return err;
+	}
+	if (!st[HOOK_LLSEEK].in_kallsyms) {
+		fprintf(stderr, "cookie-trace: cannot trace: %s\n", st[HOOK_LLSEEK].why);
+		return -ENOENT;
+	}
 	for (int i = 0; i < NHOOKS; i++) {
-		if (!st[i].in_kallsyms) {
-			fprintf(stderr, "cookie-trace: cannot trace: %s\n", st[i].why);
-			return -ENOENT;
-		}
 		fentry[i] = env.attach != ATTACH_KPROBE &&
 			    (env.attach == ATTACH_FENTRY || !st[i].why[0]);
-		tried_fentry |= fentry[i];
+		if (i <= HOOK_LLSEEK)
+			tried_fentry |= fentry[i];
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		quiet_libbpf = attempt == 0 && tried_fentry && env.attach == ATTACH_AUTO;
-		err = open_and_configure(objp, fentry);
+		err = open_and_configure(objp, fentry, st);
 		if (!err)
 			err = cookie_trace_bpf__load(*objp);
 		if (!err)
@@ -411,7 +567,7 @@ static int load_and_attach(struct cookie_trace_bpf **objp, struct hook_state st[
 		*objp = NULL;
 		if (attempt || !tried_fentry || env.attach != ATTACH_AUTO)
 			break;
-		for (int i = 0; i < NHOOKS; i++) {
+		for (int i = 0; i <= HOOK_LLSEEK; i++) {
 			if (fentry[i])
 				snprintf(st[i].why, sizeof(st[i].why), "fentry/fexit failed to load or "
 					 "attach (%s; libbpf: %s)", strerror(-err), last_libbpf_msg);
@@ -422,6 +578,14 @@ static int load_and_attach(struct cookie_trace_bpf **objp, struct hook_state st[
 		"  libbpf: %s\n  (run as root; cookie-trace --doctor says what is missing)\n",
 		strerror(-err), last_libbpf_msg);
 	return err;
+}
+
+/* What the HELLO and --doctor call the name hook. */
+static const char *names_hook_word(const struct hook_state st[NHOOKS])
+{
+	if (names_via == VIA_ACTORS)
+		return "actors";
+	return st[HOOK_FILLDIR].fentry ? "fexit" : "kprobe";
 }
 
 /* ---- output */
@@ -504,10 +668,10 @@ static void hello_fill(struct ck_rec *r, const struct hook_state st[NHOOKS])
 
 	uname(&u);
 	ck_rec_hello_start(r, monotonic_ns(),
-			   (st[HOOK_FILLDIR].fentry ? CK_REC_H_FENTRY : 0) |
+			   (names_via == VIA_ACTORS || st[HOOK_FILLDIR].fentry ? CK_REC_H_FENTRY : 0) |
 			   (env.dir_ino || env.pid || env.comm || env.nfsd_only ? CK_REC_H_FILTERED : 0));
 	ck_rec_hello_add(r, "writer=cookie-trace version=1 kernel=%s filldir=%s llseek=%s ringbuf=%llu",
-			 u.release, st[HOOK_FILLDIR].fentry ? "fexit" : "kprobe",
+			 u.release, names_hook_word(st),
 			 st[HOOK_LLSEEK].fentry ? "fentry" : "kprobe",
 			 (unsigned long long)env.ringbuf_size);
 	if (env.dir_ino)
@@ -586,12 +750,18 @@ static int doctor(void)
 		       "if fentry fails\n");
 	hooks_probe(st, btf);
 	for (int i = 0; i < NHOOKS; i++) {
-		printf("  %s %s: kallsyms %s, BTF %s, ftrace %s\n", st[i].in_kallsyms ? "ok  " : "FAIL",
-		       hooks[i], st[i].in_kallsyms ? "yes" : "NO", st[i].in_btf ? "yes" : "no",
+		bool need = i == HOOK_LLSEEK;
+
+		printf("  %s %s: kallsyms %s%s%s%s, BTF %s, ftrace %s\n",
+		       st[i].in_kallsyms ? "ok  " : need ? "FAIL" : "    ", hooks[i],
+		       st[i].in_kallsyms ? "yes" : "NO", st[i].module[0] ? " [" : "",
+		       st[i].module, st[i].module[0] ? "]" : "", st[i].in_btf ? "yes" : "no",
 		       st[i].ftraceable ? "yes" : "no");
+		if (st[i].module[0] && st[i].in_btf)
+			printf("       (%s's BTF is module BTF: /sys/kernel/btf/%s)\n", hooks[i], st[i].module);
 		if (st[i].why[0])
 			printf("       %s\n", st[i].why);
-		problems += !st[i].in_kallsyms;
+		problems += need && !st[i].in_kallsyms;
 	}
 	btf__free(btf);
 	if (problems) {
@@ -600,13 +770,29 @@ static int doctor(void)
 	}
 	err = load_and_attach(&obj, st);
 	if (err) {
+		printf("  FAIL names: %s\n", names_why);
 		printf("  FAIL load/attach: %s (libbpf: %s)\n", strerror(-err), last_libbpf_msg);
 		problems++;
+	} else if (names_via == VIA_ACTORS) {
+		printf("  ok   names via the actors, because %s\n", names_why);
+		printf("  ok   attached: ext4_readdir via fentry+fexit;");
+		for (int i = FIRST_ACTOR; i < NHOOKS; i++)
+			if (st[i].used)
+				printf(" %s", hooks[i]);
+		printf(" via fexit; %s via %s\n", hooks[HOOK_LLSEEK],
+		       st[HOOK_LLSEEK].fentry ? "fentry+fexit" : "kprobe+kretprobe");
+		for (int i = FIRST_ACTOR; i < NHOOKS; i++)
+			if (!st[i].used)
+				printf("  warn %s left out (%s): %s\n", hooks[i],
+				       i == HOOK_NFSD_FILLDIR ? "NFS READDIR not traced" :
+				       i == HOOK_COMPAT_FILLDIR ? "32-bit getdents not traced" :
+				       "getdents (not getdents64) not traced", st[i].why);
 	} else {
+		printf("  ok   names via call_filldir, because %s\n", names_why);
 		printf("  ok   attached: %s via %s, %s via %s\n",
 		       hooks[HOOK_FILLDIR], st[HOOK_FILLDIR].fentry ? "fexit" : "kprobe+kretprobe",
 		       hooks[HOOK_LLSEEK], st[HOOK_LLSEEK].fentry ? "fentry+fexit" : "kprobe+kretprobe");
-		for (int i = 0; i < NHOOKS; i++)
+		for (int i = 0; i <= HOOK_LLSEEK; i++)
 			if (!st[i].fentry)
 				printf("       %s: kprobes because %s\n", hooks[i],
 				       st[i].why[0] ? st[i].why : "--attach kprobe");
@@ -701,8 +887,10 @@ int main(int argc, char **argv)
 	fprintf(stderr, "cookie-trace: tracing (");
 	ck_print_name(stderr, hello.text, hello.text_len);	/* --dir and --comm as given: escaped */
 	fprintf(stderr, ")\n");
-	for (int i = 0; i < NHOOKS; i++)
-		if (!st[i].fentry && st[i].why[0])
+	if (names_via == VIA_ACTORS)
+		fprintf(stderr, "cookie-trace: names via the readdir actors: %s\n", names_why);
+	for (int i = 0; i <= HOOK_LLSEEK; i++)
+		if (st[i].used && !st[i].fentry && st[i].why[0])
 			fprintf(stderr, "cookie-trace: %s via kprobes: %s\n", hooks[i], st[i].why);
 
 	if (env.duration)

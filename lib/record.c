@@ -142,6 +142,8 @@ static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 
 #define WIRE_BYTES(member, off, size, wire, json, shown) uint8_t member[size];
 struct event_wire { CK_REC_EVENT_FIELDS(WIRE_BYTES) };
 struct drop_wire { CK_REC_DROP_FIELDS(WIRE_BYTES) };
+struct coll_wire { CK_REC_COLL_FIELDS(WIRE_BYTES) };
+struct summary_wire { CK_REC_SUMMARY_FIELDS(WIRE_BYTES) };
 struct hello_wire { CK_REC_HELLO_FIELDS(WIRE_BYTES) };
 #define REC_MEMBER_SIZE(member) sizeof(((struct ck_rec *)0)->member)
 #define FITS_U16(member, size) _Static_assert(REC_MEMBER_SIZE(member) == (size), #member " is not " #size " bytes");
@@ -157,17 +159,31 @@ struct hello_wire { CK_REC_HELLO_FIELDS(WIRE_BYTES) };
 	FITS_##wire(member, size)
 #define CHECK_EVENT(member, off, size, wire, json, shown) CHECK_FIELD(event, member, off, size, wire)
 #define CHECK_DROP(member, off, size, wire, json, shown) CHECK_FIELD(drop, member, off, size, wire)
+#define CHECK_COLL(member, off, size, wire, json, shown) CHECK_FIELD(coll, member, off, size, wire)
+#define CHECK_SUMMARY(member, off, size, wire, json, shown) CHECK_FIELD(summary, member, off, size, wire)
 #define CHECK_HELLO(member, off, size, wire, json, shown) CHECK_FIELD(hello, member, off, size, wire)
 CK_REC_EVENT_FIELDS(CHECK_EVENT)
 CK_REC_DROP_FIELDS(CHECK_DROP)
+CK_REC_COLL_FIELDS(CHECK_COLL)
+CK_REC_SUMMARY_FIELDS(CHECK_SUMMARY)
 CK_REC_HELLO_FIELDS(CHECK_HELLO)
 _Static_assert(sizeof(struct event_wire) == CK_REC_EVENT_LEN, "event body is not CK_REC_EVENT_LEN");
 _Static_assert(sizeof(struct drop_wire) == CK_REC_DROP_LEN, "drop body is not CK_REC_DROP_LEN");
+_Static_assert(sizeof(struct coll_wire) == CK_REC_COLL_LEN, "collision tail is not CK_REC_COLL_LEN");
+_Static_assert(sizeof(struct summary_wire) == CK_REC_SUMMARY_LEN, "summary body is not CK_REC_SUMMARY_LEN");
 _Static_assert(sizeof(struct hello_wire) == CK_REC_HELLO_LEN, "hello body is not CK_REC_HELLO_LEN");
 
+/* Kinds whose body starts with the event fields (COLLISION adds a tail). */
 static int is_event(int kind)
 {
-	return kind == CK_REC_FILLDIR || kind == CK_REC_LLSEEK_ENTRY || kind == CK_REC_LLSEEK_EXIT;
+	return kind == CK_REC_FILLDIR || kind == CK_REC_LLSEEK_ENTRY || kind == CK_REC_LLSEEK_EXIT ||
+	       kind == CK_REC_COLLISION;
+}
+
+/* The first version that has this kind. */
+static int kind_version(int kind)
+{
+	return kind == CK_REC_COLLISION || kind == CK_REC_SUMMARY ? 2 : 1;
 }
 
 const char *ck_rec_kind_name(enum ck_rec_kind kind)
@@ -178,6 +194,8 @@ const char *ck_rec_kind_name(enum ck_rec_kind kind)
 	case CK_REC_LLSEEK_ENTRY: return "llseek";
 	case CK_REC_LLSEEK_EXIT: return "llseek-ret";
 	case CK_REC_DROP: return "drop";
+	case CK_REC_COLLISION: return "collision";
+	case CK_REC_SUMMARY: return "summary";
 	}
 	return "?";
 }
@@ -209,10 +227,16 @@ int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 	uint8_t *b = buf + CK_REC_HDR_LEN;
 	size_t len;
 
-	if (is_event(r->kind)) {
+	if (r->kind == CK_REC_COLLISION) {
+		if (r->name_len > CK_REC_NAME_MAX || r->other_name_len > CK_REC_NAME_MAX)
+			goto inval;
+		len = CK_REC_HDR_LEN + CK_REC_EVENT_LEN + CK_REC_COLL_LEN + r->name_len + r->other_name_len;
+	} else if (is_event(r->kind)) {
 		if (r->name_len > CK_REC_NAME_MAX)
 			goto inval;
 		len = CK_REC_HDR_LEN + CK_REC_EVENT_LEN + r->name_len;
+	} else if (r->kind == CK_REC_SUMMARY) {
+		len = CK_REC_HDR_LEN + CK_REC_SUMMARY_LEN;
 	} else if (r->kind == CK_REC_DROP) {
 		len = CK_REC_HDR_LEN + CK_REC_DROP_LEN;
 	} else if (r->kind == CK_REC_HELLO) {
@@ -230,9 +254,17 @@ int ck_rec_encode(const struct ck_rec *r, uint8_t *buf, size_t size)
 	buf[2] = CK_REC_VERSION;
 	buf[3] = r->kind;
 	put16(buf + 4, len);
-	if (is_event(r->kind)) {
+	if (r->kind == CK_REC_COLLISION) {
+		CK_REC_EVENT_FIELDS(ENCODE_FIELD)
+		b += CK_REC_EVENT_LEN;
+		CK_REC_COLL_FIELDS(ENCODE_FIELD)
+		memcpy(b + CK_REC_COLL_LEN, r->name, r->name_len);
+		memcpy(b + CK_REC_COLL_LEN + r->name_len, r->other_name, r->other_name_len);
+	} else if (is_event(r->kind)) {
 		CK_REC_EVENT_FIELDS(ENCODE_FIELD)
 		memcpy(b + CK_REC_EVENT_LEN, r->name, r->name_len);
+	} else if (r->kind == CK_REC_SUMMARY) {
+		CK_REC_SUMMARY_FIELDS(ENCODE_FIELD)
 	} else if (r->kind == CK_REC_DROP) {
 		CK_REC_DROP_FIELDS(ENCODE_FIELD)
 	} else {
@@ -400,7 +432,35 @@ static int decode(struct ck_rec_parser *p, const uint8_t *rec, size_t len, const
 	memset(r, 0, sizeof(*r));
 	r->version = rec[2];
 	r->kind = rec[3];
-	if (is_event(r->kind)) {
+	if (r->version < kind_version(r->kind)) {
+		*why = "kind unknown in that version";
+		return -1;
+	}
+	if (r->kind == CK_REC_COLLISION) {
+		if (blen < CK_REC_EVENT_LEN + CK_REC_COLL_LEN) {
+			*why = "collision body too short";
+			return -1;
+		}
+		CK_REC_EVENT_FIELDS(DECODE_FIELD)
+		b += CK_REC_EVENT_LEN;
+		CK_REC_COLL_FIELDS(DECODE_FIELD)
+		if (r->name_len > CK_REC_NAME_MAX || r->other_name_len > CK_REC_NAME_MAX) {
+			*why = "name longer than 255 bytes";
+			return -1;
+		}
+		if (blen < (size_t)CK_REC_EVENT_LEN + CK_REC_COLL_LEN + r->name_len + r->other_name_len) {
+			*why = "names run past the record";
+			return -1;
+		}
+		memcpy(r->name, b + CK_REC_COLL_LEN, r->name_len);
+		memcpy(r->other_name, b + CK_REC_COLL_LEN + r->name_len, r->other_name_len);
+	} else if (r->kind == CK_REC_SUMMARY) {
+		if (blen < CK_REC_SUMMARY_LEN) {
+			*why = "summary body too short";
+			return -1;
+		}
+		CK_REC_SUMMARY_FIELDS(DECODE_FIELD)
+	} else if (is_event(r->kind)) {
 		if (blen < CK_REC_EVENT_LEN) {
 			*why = "event body too short";
 			return -1;
@@ -449,9 +509,16 @@ static int plausible_len(const uint8_t *h, size_t len)
 {
 	if (h[2] == 0 || h[2] > CK_REC_VERSION_MAX)
 		return 0;
-	if (h[2] != CK_REC_VERSION)
+	if (h[2] < CK_REC_VERSION_MIN || h[2] > CK_REC_VERSION)
 		return len >= CK_REC_HDR_LEN;
+	if (h[2] < kind_version(h[3]))
+		return 0;
 	switch (h[3]) {
+	case CK_REC_COLLISION:
+		return len >= CK_REC_HDR_LEN + CK_REC_EVENT_LEN + CK_REC_COLL_LEN &&
+		       len <= CK_REC_HDR_LEN + CK_REC_EVENT_LEN + CK_REC_COLL_LEN + 2 * CK_REC_NAME_MAX;
+	case CK_REC_SUMMARY:
+		return len == CK_REC_HDR_LEN + CK_REC_SUMMARY_LEN;
 	case CK_REC_FILLDIR:
 	case CK_REC_LLSEEK_ENTRY:
 	case CK_REC_LLSEEK_EXIT:
@@ -594,11 +661,11 @@ static int drain(struct ck_rec_parser *p, int at_eof)
 		/* A record, checked.  Garbage before it ends here. */
 		if ((ret = flush_garbage(p)))
 			goto out_advance_record;
-		if (h[2] != CK_REC_VERSION) {
+		if (h[2] < CK_REC_VERSION_MIN || h[2] > CK_REC_VERSION) {
 			p->st.skipped += len;
 			ret = report(p, p->base, "skipped a version %u record (%zu bytes): this "
-				     "reader knows version %d; rebuild it from a matching tree",
-				     h[2], len, CK_REC_VERSION);
+				     "reader knows versions %d to %d; rebuild it from a matching tree",
+				     h[2], len, CK_REC_VERSION_MIN, CK_REC_VERSION);
 		} else {
 			const char *why = NULL;
 			if (decode(p, h, len, &why)) {
@@ -762,9 +829,22 @@ void ck_json_bytes(FILE *f, const uint8_t *s, size_t n)
 	T(offset,      LLSEEK,      HEX,   "offset=") \
 	T(whence,      LLSEEK,      DEC,   "whence=") \
 	T(cookie,      LLSEEK,      HEX,   "pos=")    \
-	T(result,      LLSEEK_EXIT, HEX,   "result=")
+	T(result,      LLSEEK_EXIT, HEX,   "result=") \
+	T(other_major, COLLISION,   HEX8,  "other_major=") \
+	T(other_minor, COLLISION,   HEX8,  "other_minor=") \
+	T(other_ino,   COLLISION,   DEC,   "other_ino=") \
+	T(other_name,  COLLISION,   NAME,  "other=") \
+	T(dev,         SUMMARY,     DEV,   "dev=")    \
+	T(dir_ino,     SUMMARY,     DEC,   "dir=")    \
+	T(bits,        SUMMARY,     DEC,   "bits=")   \
+	T(names,       SUMMARY,     DEC,   "names=")  \
+	T(collisions,  SUMMARY,     DEC,   "collisions=") \
+	T(unchecked,   SUMMARY,     DEC,   "unchecked=") \
+	T(seeks,       SUMMARY,     DEC,   "seeks=")  \
+	T(sflags,      SUMMARY,     SFLAGS, "")
 #define CK_REC_SHOWN_HELLO CK_REC_SHOWN(CK_REC_HELLO)
 #define CK_REC_SHOWN_DROP  CK_REC_SHOWN(CK_REC_DROP)
+#define CK_REC_SHOWN_SUMMARY CK_REC_SHOWN(CK_REC_SUMMARY)
 
 /* The kind's bit in a "shown" set; none for a kind out of range. */
 static unsigned shown_bit(enum ck_rec_kind kind)
@@ -797,6 +877,8 @@ static void text_comm(FILE *f, const char *label, const char *comm)
 #define TEXT_CHAIN(f, r, m, l) fprintf(f, " %s%u/%u", l, r->chain_index + 1, r->chain_len)
 #define TEXT_NAME(f, r, m, l)  (fprintf(f, " %s", l), ck_print_name(f, (const char *)r->m, r->m##_len))
 #define TEXT_TEXT(f, r, m, l)  (fprintf(f, " %s", l), ck_print_name(f, r->m, r->m##_len))
+#define TEXT_SFLAGS(f, r, m, l) fprintf(f, "%s%s", r->m & CK_REC_S_FULL ? " FULL" : "", \
+					r->m & CK_REC_S_FINAL ? " final" : "")
 #define TEXT_WORD(member, shown, form, label) \
 	if (kind_bit & CK_REC_SHOWN_##shown) TEXT_##form(f, r, member, label);
 
@@ -836,7 +918,8 @@ static void json_flags(FILE *f, const struct ck_rec *r)
 #define JSON_STR(f, r, m, wire) (fputs(",\"" #m "\":", f), ck_json_bytes(f, (const uint8_t *)r->m, strlen(r->m)))
 #define JSON_FLAGS(f, r, m, wire) json_flags(f, r)
 #define JSON_COOKIE(f, r, m, wire) \
-	fprintf(f, ",\"%s\":%" PRIu64, r->kind == CK_REC_FILLDIR ? #m : "pos", r->m)
+	fprintf(f, ",\"%s\":%" PRIu64, r->kind == CK_REC_FILLDIR || r->kind == CK_REC_COLLISION ? \
+		#m : "pos", r->m)
 #define JSON_NONE(f, r, m, wire) (void)0
 #define JSON_FIELD(member, off, size, wire, json, shown) \
 	if (kind_bit & CK_REC_SHOWN_##shown) JSON_##json(f, r, member, wire);
@@ -848,10 +931,17 @@ int ck_rec_print_json(FILE *f, const struct ck_rec *r)
 	fprintf(f, "{\"kind\":\"%s\"", ck_rec_kind_name(r->kind));
 	if (is_event(r->kind)) {
 		CK_REC_EVENT_FIELDS(JSON_FIELD)
-		if (r->kind == CK_REC_FILLDIR) {
+		if (r->kind == CK_REC_FILLDIR || r->kind == CK_REC_COLLISION) {
 			fputs(",\"name\":", f);
 			ck_json_bytes(f, r->name, r->name_len);
 		}
+		if (r->kind == CK_REC_COLLISION) {
+			CK_REC_COLL_FIELDS(JSON_FIELD)
+			fputs(",\"other_name\":", f);
+			ck_json_bytes(f, r->other_name, r->other_name_len);
+		}
+	} else if (r->kind == CK_REC_SUMMARY) {
+		CK_REC_SUMMARY_FIELDS(JSON_FIELD)
 	} else if (r->kind == CK_REC_DROP) {
 		CK_REC_DROP_FIELDS(JSON_FIELD)
 	} else if (r->kind == CK_REC_HELLO) {

@@ -15,7 +15,10 @@
  * RECORD (all integers little-endian, no padding, no alignment)
  *   off size field
  *     0    2  magic     0x63 0x6b ("ck")
- *     2    1  version   CK_REC_VERSION (1)
+ *     2    1  version   CK_REC_VERSION (2): 1 for the kinds HELLO..DROP
+ *                       (recordings made before version 2 parse unchanged),
+ *                       2 adds COLLISION and SUMMARY; a writer of version 2
+ *                       stamps every record 2
  *     3    1  kind      enum ck_rec_kind
  *     4    2  len       whole record in bytes, header included
  *     6    2  reserved  0 (a reader ignores it)
@@ -65,6 +68,29 @@
  *   name        at offset 108, FILLDIR: the name, name_len raw bytes (any
  *               byte, no NUL)
  *
+ * COLLISION (version 2), 128 bytes, then the two names: cookie-trace
+ * --collisions saw a name get a cookie that another name of the same
+ * directory had already got at the same width.  The event fields (first
+ * 108 bytes, as FILLDIR) are the later name's; chain_index/chain_len 0.
+ * Then, at offset 108, CK_REC_COLL_FIELDS, the earlier name:
+ *   other_ino, other_major, other_minor   as ino, major, minor
+ *   other_name_len  0..255
+ *   name        at offset 128: name_len bytes, then other_name_len bytes
+ *               of other_name
+ *
+ * SUMMARY (version 2), 64 bytes: cookie-trace --collisions' counts for one
+ * directory and width (CK_REC_SUMMARY_FIELDS), sent every interval while
+ * they change, at once when its table fills, and at exit
+ *   ts_ns, dev, dir_ino   as in events
+ *   bits        the cookie width: 31 or 63
+ *   names       names checked against the table (each name once per pass
+ *               of a reader; a name met again in a later pass is counted
+ *               again but is no collision)
+ *   unchecked   names not checked: the table (--collision-table) was full
+ *   collisions  COLLISION records sent for this directory and width
+ *   seeks       ext4_dir_llseek calls on this directory (any width)
+ *   sflags      CK_REC_S_* below
+ *
  * DROP, 24 bytes: records the kernel side could not deliver
  *   ts_ns       monotonic time the writer noticed
  *   lost        lost since the previous DROP record (> 0)
@@ -85,19 +111,24 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CK_REC_VERSION   1
+#define CK_REC_VERSION   2
+#define CK_REC_VERSION_MIN 1  /* the oldest version this reader parses */
 #define CK_REC_VERSION_MAX 15 /* a header claiming a higher version is garbage */
 #define CK_REC_MAGIC0    0x63 /* 'c' */
 #define CK_REC_MAGIC1    0x6b /* 'k' */
 #define CK_REC_HDR_LEN   12
 #define CK_REC_EVENT_LEN 108  /* event body without the name */
 #define CK_REC_DROP_LEN  24
+#define CK_REC_COLL_LEN  20   /* the earlier name's fields, after the event's 108 */
+#define CK_REC_SUMMARY_LEN 64
 #define CK_REC_HELLO_LEN 16   /* hello body without the text */
 #define CK_REC_NAME_MAX  255
 #define CK_REC_TEXT_MAX  1024
 #define CK_REC_COMM_LEN  16
 /* Largest record a writer of this version makes; a reader accepts up to 65535. */
 #define CK_REC_MAX_LEN   (CK_REC_HDR_LEN + CK_REC_HELLO_LEN + CK_REC_TEXT_MAX)
+_Static_assert(CK_REC_EVENT_LEN + CK_REC_COLL_LEN + 2 * CK_REC_NAME_MAX <=
+	       CK_REC_HELLO_LEN + CK_REC_TEXT_MAX, "a COLLISION record outgrows CK_REC_MAX_LEN");
 
 enum ck_rec_kind {
 	CK_REC_HELLO = 1,
@@ -105,6 +136,8 @@ enum ck_rec_kind {
 	CK_REC_LLSEEK_ENTRY = 3,
 	CK_REC_LLSEEK_EXIT = 4,
 	CK_REC_DROP = 5,
+	CK_REC_COLLISION = 6,	/* version 2 */
+	CK_REC_SUMMARY = 7,	/* version 2 */
 };
 
 /*
@@ -142,6 +175,27 @@ enum ck_rec_kind {
 	X(reserved,    106,  2, PAD, NONE,   NONE)
 	/* then name_len bytes of name, shown in FILLDIR */
 
+/* COLLISION: after the event fields, at body offset 108 (offsets here from there). */
+#define CK_REC_COLL_FIELDS(X)                              \
+	X(other_ino,      0,  8, U64, NUM,    COLLISION)   \
+	X(other_major,    8,  4, U32, NUM,    COLLISION)   \
+	X(other_minor,   12,  4, U32, NUM,    COLLISION)   \
+	X(other_name_len, 16, 2, LEN, NONE,   NONE)        \
+	X(reserved2,     18,  2, PAD, NONE,   NONE)
+	/* then name_len bytes of name and other_name_len bytes of other_name */
+
+#define CK_REC_SUMMARY_FIELDS(X)                           \
+	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
+	X(dev,           8,  4, U32, NUM,    ANY)         \
+	X(bits,         12,  4, U32, NUM,    ANY)         \
+	X(dir_ino,      16,  8, U64, NUM,    ANY)         \
+	X(names,        24,  8, U64, NUM,    ANY)         \
+	X(unchecked,    32,  8, U64, NUM,    ANY)         \
+	X(collisions,   40,  8, U64, NUM,    ANY)         \
+	X(seeks,        48,  8, U64, NUM,    ANY)         \
+	X(sflags,       56,  4, U32, NUM,    ANY)         \
+	X(reserved,     60,  4, PAD, NONE,   NONE)
+
 #define CK_REC_DROP_FIELDS(X)                              \
 	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
 	X(lost,          8,  8, U64, NUM,    ANY)         \
@@ -156,7 +210,9 @@ enum ck_rec_kind {
 
 /* The "shown" column: sets of kinds, one bit per kind. */
 #define CK_REC_SHOWN(kind)        (1u << (kind))
-#define CK_REC_SHOWN_FILLDIR      CK_REC_SHOWN(CK_REC_FILLDIR)
+#define CK_REC_SHOWN_COLLISION    CK_REC_SHOWN(CK_REC_COLLISION)
+/* FILLDIR's fields are the later name's in a COLLISION too. */
+#define CK_REC_SHOWN_FILLDIR      (CK_REC_SHOWN(CK_REC_FILLDIR) | CK_REC_SHOWN_COLLISION)
 #define CK_REC_SHOWN_LLSEEK       (CK_REC_SHOWN(CK_REC_LLSEEK_ENTRY) | CK_REC_SHOWN(CK_REC_LLSEEK_EXIT))
 #define CK_REC_SHOWN_LLSEEK_EXIT  CK_REC_SHOWN(CK_REC_LLSEEK_EXIT)
 #define CK_REC_SHOWN_EVENT        (CK_REC_SHOWN_FILLDIR | CK_REC_SHOWN_LLSEEK)
@@ -169,6 +225,10 @@ enum ck_rec_kind {
 #define CK_REC_F_FMODE32  0x04 /* file has FMODE_32BITHASH */
 #define CK_REC_F_FMODE64  0x08 /* file has FMODE_64BITHASH */
 #define CK_REC_F_TRUNC    0x10 /* FILLDIR: the chain was longer than the tracer walks */
+
+/* Summary flags. */
+#define CK_REC_S_FULL     0x01 /* the collision table was full: `unchecked` names were not checked */
+#define CK_REC_S_FINAL    0x02 /* the writer's last summary of this directory (it is stopping) */
 
 /* Hello flags: how the writer attached. */
 #define CK_REC_H_FENTRY   0x01 /* fentry/fexit (else kprobes) */
@@ -195,6 +255,14 @@ struct ck_rec {
 	int64_t result;
 	uint16_t name_len;
 	uint8_t name[CK_REC_NAME_MAX + 1]; /* name_len bytes, then a NUL */
+	/* COLLISION: the earlier name */
+	uint64_t other_ino;
+	uint32_t other_major, other_minor;
+	uint16_t other_name_len;
+	uint8_t other_name[CK_REC_NAME_MAX + 1];
+	/* SUMMARY */
+	uint32_t bits, sflags;
+	uint64_t names, unchecked, collisions, seeks;
 	/* DROP */
 	uint64_t lost, lost_total;
 	/* HELLO (flags above hold CK_REC_H_*) */

@@ -15,3 +15,14 @@ rootfs: deps
 # dirfill stages the lab directories (vm/disks falls back to touch without it).
 disks: deps tools
 	@BUILD=$(BUILD) $(TOP)/vm/disks
+
+# Kernels the kit did not patch, for tests/vm/test-bpf-anykernel: the kit's
+# stock variant (pristine 6.1, without 0001) and Debian's own packaged kernel
+# (kernel/debian: apt-get download + dpkg-deb -x, an initramfs; never
+# installed on this machine).  vm/run --kernel stock|debian boots them.
+.PHONY: any-kernels debian-kernel
+debian-kernel: deps
+	@$(TOP)/kernel/debian
+any-kernels: deps debian-kernel
+	@$(TOP)/kernel/build stock
+TEST_DEPS += any-kernels

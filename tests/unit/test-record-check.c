@@ -26,7 +26,8 @@ static int failures;
  * >= 0x80 that are not UTF-8 as \xNN, issue 17).
  */
 #define PINNED_STREAM_LEN 6031
-#define PINNED_STREAM_CRC 0xdb2b92cfu
+/* Since version 2 (COLLISION, SUMMARY) every record says 2: was 0xdb2b92cf. */
+#define PINNED_STREAM_CRC 0x08863f98u
 #define PINNED_TEXT_LEN 26959
 #define PINNED_TEXT_CRC 0x723ab7a7u
 struct got {
@@ -230,6 +231,68 @@ int main(void)
 	feed_chunks(g, one, l1 + l2, 3, &dirty);
 	CHECK(g->n == 1 && g->errors == 1 && strstr(g->last_err, "version 9") && same(&g->rec[0], &recs[2]),
 	      "unknown version skipped: \"%s\"", g->last_err);
+
+	/*
+	 * Version 1 recordings (made before COLLISION and SUMMARY) parse
+	 * unchanged: the same stream with every header saying 1.
+	 */
+	{
+		static uint8_t v1[sizeof(bad)];
+		size_t at = 0;
+		int ok = 1;
+
+		memcpy(v1, buf, len);
+		while (at + CK_REC_HDR_LEN <= len) {
+			size_t rl = v1[at + 4] | v1[at + 5] << 8;
+			v1[at + 2] = 1;
+			ck_rec_seal(v1 + at, rl);
+			at += rl;
+		}
+		feed_chunks(g, v1, len, 5, &dirty);
+		for (int i = 0; i < n && i < g->n; i++)
+			ok &= same(&g->rec[i], &recs[i]) && g->rec[i].version == 1;
+		CHECK(at == len && g->n == n && g->errors == 0 && !dirty && ok,
+		      "a version 1 recording: %d of %d records, identical, %d errors", g->n, n, g->errors);
+	}
+
+	/* COLLISION and SUMMARY round trip; a COLLISION claiming version 1 is refused. */
+	{
+		struct ck_rec c = recs[1], sm = { .kind = CK_REC_SUMMARY };
+		int lc, ls, okc, oks;
+
+		c.kind = CK_REC_COLLISION;
+		c.chain_index = c.chain_len = 0;
+		c.offset = c.result = 0;
+		c.whence = 0;
+		c.name_len = 255;
+		memset(c.name, 0xfe, 255);
+		c.other_ino = 77;
+		c.other_major = 0x3ace69f6;
+		c.other_minor = 0x05f7d424;
+		c.other_name_len = 12;
+		memcpy(c.other_name, "c31-hzzosouj", 12);
+		sm.ts_ns = 5; sm.dev = 254 << 20 | 16; sm.dir_ino = 2013; sm.bits = 31;
+		sm.names = 100002; sm.unchecked = 3; sm.collisions = 9; sm.seeks = 4;
+		sm.sflags = CK_REC_S_FULL | CK_REC_S_FINAL;
+		lc = ck_rec_encode(&c, one, sizeof(one));
+		ls = ck_rec_encode(&sm, one + lc, sizeof(one) - lc);
+		feed_chunks(g, one, lc + ls, 1, &dirty);
+		okc = g->n == 2 && same(&g->rec[0], &c) && g->rec[0].other_ino == 77 &&
+		      g->rec[0].other_major == c.other_major && g->rec[0].other_minor == c.other_minor &&
+		      g->rec[0].other_name_len == 12 && !memcmp(g->rec[0].other_name, "c31-hzzosouj", 12);
+		oks = g->n == 2 && g->rec[1].kind == CK_REC_SUMMARY && g->rec[1].names == 100002 &&
+		      g->rec[1].unchecked == 3 && g->rec[1].collisions == 9 && g->rec[1].seeks == 4 &&
+		      g->rec[1].bits == 31 && g->rec[1].dir_ino == 2013 && g->rec[1].dev == sm.dev &&
+		      g->rec[1].sflags == (CK_REC_S_FULL | CK_REC_S_FINAL);
+		CHECK(lc == CK_REC_HDR_LEN + CK_REC_EVENT_LEN + CK_REC_COLL_LEN + 255 + 12 &&
+		      ls == CK_REC_HDR_LEN + CK_REC_SUMMARY_LEN && okc && oks && g->errors == 0,
+		      "COLLISION (%d bytes, both names) and SUMMARY (%d bytes) round trip", lc, ls);
+		one[2] = 1;
+		ck_rec_seal(one, lc);
+		feed_chunks(g, one, lc + ls, 3, &dirty);
+		CHECK(g->n == 1 && g->rec[0].kind == CK_REC_SUMMARY && g->errors == 1,
+		      "a COLLISION stamped version 1 is refused, the next record kept: \"%s\"", g->last_err);
+	}
 
 	/* A flipped bit in a body: that record is dropped, the next one parsed. */
 	l1 = ck_rec_encode(&recs[1], one, sizeof(one));

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 			fflush(out);
 		}
 		if (i == nents / 2 && (all || !strcmp(damage, "version"))) {
-			write_patched(out, 2, 0);	/* a known-good record of a future version */
+			write_patched(out, CK_REC_VERSION + 1, 0);	/* a known-good record of a future version */
 			write_patched(out, 200, 0);	/* not a version at all: garbage */
 		}
 		if (i == nents / 2 && (all || !strcmp(damage, "ff-name"))) {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The cookie-trace checks that several VM tests make of one traced run of
 the crafted-collision directories (tests/vm/test-bpf-collide on the kit's
 before/after, tests/vm/test-bpf-anykernel on stock and Debian's kernel,

@@ -14,16 +14,17 @@ VARIANT  := $(if $(KERNEL),$(KERNEL),after)
 
 help:
 	@echo "cookiekit targets:"
-	@echo "  make vm-run [KERNEL=before|after|stock]   build what is stale, boot the guest shell"
+	@echo "  make vm-run [KERNEL=VARIANT]              build what is stale, boot the guest shell"
 	@echo "  make vm-run TRACE=1                       ... with cookie-trace streaming to build/vm/trace.sock"
 	@echo "  make test                                 every test, host and VM (CI runs this)"
 	@echo "  make check                                fast host tests only"
-	@echo "  make gdb [KERNEL=before|after|stock]      gdb attached to the running guest, with ck-* commands"
+	@echo "  make gdb [KERNEL=VARIANT]                 gdb attached to the running guest, with ck-* commands"
 	@echo "  make cookie-top                           live viewer of the running guest's cookies"
 	@echo "  make lab-check LAB=NN [KERNEL=X] [KIT=1]  run lab NN's check in the VM, or grade work/NN/: PASS/FAIL per step"
 	@echo "  make exercise LAB=NN                      lab NN's exercise skeleton into work/NN/; lab-check then grades it (KIT=1: the kit)"
 	@echo "  make solution LAB=NN                      the exercise's reference solution into work/NN/"
-	@echo "  make kernel [KERNEL=before|after|stock]   build the patched kernel(s) into the cache"
+	@echo "  make kernel [KERNEL=VARIANT]              build the patched kernel(s) into the cache"
+	@echo "      VARIANT: before, after (default), stock, fd32, pers32 (kernel/series)"
 	@echo "  make tools bpf tui                        the commands into build/bin (i386 probes: build/bin32)"
 	@echo "  make rootfs disks                         guest image and lab disks (cached)"
 	@echo "  make man                                  man pages into build/man/man1 (man -l build/man/man1/cookie-top.1)"
@@ -46,6 +47,13 @@ kernel: deps
 # What `make test` builds first; each concern's fragment adds its own targets
 # (TEST_DEPS += ...) and, where it has them, its user-facing targets.
 TEST_DEPS := deps kernel tools rootfs disks guest
+
+# The two 2020 proposals as experimental variants of after (kernel/series,
+# lab 08): incremental rebuilds, minutes each.
+.PHONY: proposal-kernels
+proposal-kernels: deps
+	@$(TOP)/kernel/build fd32 pers32
+TEST_DEPS += proposal-kernels
 -include $(TOP)/tools/tools.mk
 -include $(TOP)/vm/vm.mk
 -include $(TOP)/bpf/bpf.mk

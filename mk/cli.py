@@ -22,3 +22,16 @@ def std(argv, prog, doc=None):
         except BrokenPipeError:     # `--help | head`: the reader has what it wanted
             os._exit(0)
         sys.exit(0)
+
+
+def kernel_variants():
+    """The kernel variants kernel/series names on its '# variants:' line, for
+    --kernel choices (vm/run, ck-gdb): one list, kept where the patches are."""
+    series = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "kernel", "series")
+    with open(series) as f:
+        for line in f:
+            words = line.split()
+            if words[:2] == ["#", "variants:"]:
+                return words[2:]
+    raise SystemExit(f"no '# variants:' line in {series}")

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -32,8 +33,8 @@
 #include "collide.h"
 #include "cookie.h"
 
-enum mode { MODE_GETDENTS, MODE_TELLDIR, MODE_LS };
-static const char *const mode_names[] = { "getdents", "telldir", "ls" };
+enum mode { MODE_GETDENTS, MODE_TELLDIR, MODE_LS, MODE_OLDGETDENTS };
+static const char *const mode_names[] = { "getdents", "telldir", "ls", "oldgetdents" };
 
 enum exit_code { EXIT_CLEAN = 0, EXIT_ERROR = 1, EXIT_LOOP = 3, EXIT_ELOOP = 4 };
 
@@ -44,6 +45,7 @@ static struct env {
 	unsigned long long max_returned;
 	int seek_check;
 	int list;
+	int fd32;
 	const char *dir;
 } env = { .max_repeat = 3, .max_returned = 100000000ULL, .seek_check = 1 };
 
@@ -51,7 +53,12 @@ void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version
 static const char doc[] =
 "Walk DIR and report whether its readdir cookies let the walk finish.\n"
 "\n"
-"USAGE: dirprobe --mode getdents|telldir|ls [--max-repeat K] DIR\n"
+"USAGE: dirprobe --mode getdents|telldir|ls|oldgetdents [--max-repeat K] DIR\n"
+"\n"
+"oldgetdents is getdents mode through the old getdents() syscall, whose\n"
+"d_off is a long (32 bits in a 32-bit program), as an old C library or a\n"
+"program making the syscall itself would; QEMU's user mode converts it\n"
+"from the host's 64-bit entries.  Its seek check uses lseek64().\n"
 "\n"
 "Prints one JSON line: entries (names other than . and ..), returned (with\n"
 "revisits), distinct_doff, duplicates (entries whose d_off an earlier entry\n"
@@ -65,6 +72,13 @@ static const char doc[] =
 "with ELOOP; 1 other errors; 64 bad usage.  In ls mode duplicates are\n"
 "reported but do not change the outcome.\n"
 "\n"
+"--fd32 asks for 31-bit cookies on the walk's open directory with\n"
+"fcntl(F_SETFL, O_DIR32BITHASH), which only the kit's fd32 kernel knows\n"
+"(kernel/patches/0007; elsewhere the bit is ignored).  The JSON then has fd32\n"
+"(1 if F_GETFL shows the kernel kept the flag) and second_bits: the widest\n"
+"d_off of a getdents pass through a second open() of DIR, made after the\n"
+"walk while the first is still open.\n"
+"\n"
 "Numbers are decimal: a leading zero is not octal (010 is ten), and 0x is refused.\n"
 "\n"
 "EXAMPLES:\n"
@@ -73,11 +87,12 @@ static const char doc[] =
 "  dirprobe --mode ls /mnt/nfs/crafted31          # ELOOP on the old NFS client\n";
 
 static const struct argp_option options[] = {
-	{ "mode", 'm', "MODE", 0, "getdents, telldir or ls", 0 },
+	{ "mode", 'm', "MODE", 0, "getdents, telldir, ls or oldgetdents", 0 },
 	{ "max-repeat", 'k', "K", 0, "Watchdog: stop after an entry comes back K times without progress (default 3)", 0 },
 	{ "max-returned", 'n', "N", 0, "Stop (as a loop) after N entries in all (default 1e8)", 0 },
 	{ "no-seek-check", 'S', NULL, 0, "getdents mode: skip the lseek-to-each-d_off check", 0 },
 	{ "list", 'l', NULL, 0, "List d_off and name of every entry returned on stderr", 0 },
+	{ "fd32", 'F', NULL, 0, "Ask for 31-bit cookies on this open directory (F_SETFL O_DIR32BITHASH, the fd32 kernel)", 0 },
 	{ 0 },
 };
 
@@ -93,7 +108,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				env.have_mode = 1;
 				return 0;
 			}
-		argp_error(state, "--mode: unknown mode '%s' (getdents, telldir, ls)", arg);
+		argp_error(state, "--mode: unknown mode '%s' (getdents, telldir, ls, oldgetdents)", arg);
 		break;
 	case 'k':
 		if (ck_parse_u64(arg, 1, 1000000, &v))
@@ -111,6 +126,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'l':
 		env.list = 1;
 		break;
+	case 'F':
+		env.fd32 = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (env.dir)
 			argp_error(state, "one DIR only (got '%s' and '%s')", env.dir, arg);
@@ -118,7 +136,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (!env.have_mode)
-			argp_error(state, "--mode is required (getdents, telldir or ls)");
+			argp_error(state, "--mode is required (getdents, telldir, ls or oldgetdents)");
 		if (!env.dir)
 			argp_error(state, "DIR is required");
 		break;
@@ -205,7 +223,15 @@ struct result {
 	int err;                 /* errno of the failure, 0 if none */
 	const char *failed_call;
 	unsigned long seek_checked, seek_mismatches;
+	int fd32_kept;           /* --fd32: F_GETFL shows O_DIR32BITHASH */
+	int second_bits;         /* --fd32: widest d_off through a second open, -1 if none */
 };
+
+/*
+ * The fd32 kernel's F_SETFL flag (kernel/patches/0007): 31-bit cookies for
+ * one open directory.  Not in any libc header; other kernels ignore it.
+ */
+#define CK_O_DIR32BITHASH 040000000
 
 static int is_dot(const char *n)
 {
@@ -234,6 +260,112 @@ static void fail_with(struct result *r, const char *call)
 	r->outcome = errno == ELOOP ? "eloop" : "error";
 }
 
+/* Layout of what the old getdents syscall fills in (the kernel's linux_dirent). */
+struct dirent_old_raw {
+	unsigned long d_ino;
+	unsigned long d_off;
+	unsigned short d_reclen;
+	char d_name[];
+};
+
+/*
+ * One reading call of the walk's mode, with each entry's name and d_off
+ * put into one form: the entries of buf from *pos, advancing it.
+ */
+static long read_dir(int fd, void *buf, size_t len)
+{
+	if (env.mode == MODE_OLDGETDENTS)
+		return syscall(SYS_getdents, fd, buf, len);
+	return sys_getdents64(fd, buf, len);
+}
+
+static const char *next_entry(const char *buf, long *pos, uint64_t *doff)
+{
+	if (env.mode == MODE_OLDGETDENTS) {
+		const struct dirent_old_raw *d = (const void *)(buf + *pos);
+
+		*pos += d->d_reclen;
+		*doff = d->d_off;
+		return d->d_name;
+	} else {
+		const struct dirent64_raw *d = (const void *)(buf + *pos);
+
+		*pos += d->d_reclen;
+		*doff = (uint64_t)d->d_off;
+		return d->d_name;
+	}
+}
+
+/* Seek to a cookie as the mode's reader would: lseek64 for the old syscall's long. */
+static int seek_to(int fd, uint64_t doff, struct result *r)
+{
+	if (env.mode == MODE_OLDGETDENTS) {
+		if (lseek64(fd, (off64_t)doff, SEEK_SET) == (off64_t)doff)
+			return 0;
+	} else {
+		off_t off = (off_t)doff;
+
+		if ((uint64_t)off != doff || off < 0) {
+			/* A 32-bit off_t cannot even express this cookie. */
+			errno = EOVERFLOW;
+			fail_with(r, "lseek");
+			return -1;
+		}
+		if (lseek(fd, off, SEEK_SET) == off)
+			return 0;
+	}
+	fail_with(r, "lseek");
+	return -1;
+}
+
+/* --fd32: set the flag on fd and note whether the kernel kept it. */
+static int ask_fd32(int fd, struct result *r)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | CK_O_DIR32BITHASH) < 0) {
+		fail_with(r, "fcntl(F_SETFL, O_DIR32BITHASH)");
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0) {
+		fail_with(r, "fcntl(F_GETFL)");
+		return -1;
+	}
+	r->fd32_kept = (fl & CK_O_DIR32BITHASH) != 0;
+	return 0;
+}
+
+/*
+ * --fd32, after the walk while its descriptor is still open: the widest
+ * d_off a second, unflagged open() of the directory gets from getdents64.
+ */
+static void second_open(struct result *r)
+{
+	static char buf[32768] __attribute__((aligned(8)));
+	uint64_t max = 0;
+	int fd = open(env.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n;
+
+	if (fd < 0) {
+		fail_with(r, "open (second)");
+		return;
+	}
+	while ((n = sys_getdents64(fd, buf, sizeof(buf))) > 0)
+		for (long pos = 0; pos < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + pos);
+
+			pos += d->d_reclen;
+			if ((uint64_t)d->d_off > max)
+				max = (uint64_t)d->d_off;
+		}
+	if (n < 0)
+		fail_with(r, "getdents64 (second open)");
+	else
+		r->second_bits = cookie_bits(max);
+	close(fd);
+}
+
 /*
  * After the walk: for each entry i, seeking to its d_off must give entry
  * i+1 next (or the end).  With two equal cookies the second seek lands on
@@ -245,29 +377,20 @@ static void seek_check(int fd, struct result *r)
 	static char buf[4096] __attribute__((aligned(8)));
 
 	for (size_t i = 0; i < w.n; i++) {
-		uint64_t want_off = w.ent[i].doff;
+		uint64_t want_off = w.ent[i].doff, got_off;
 		const char *want = i + 1 < w.n ? w.ent[i + 1].name : NULL;
 		const char *got = NULL;
-		off_t off = (off_t)want_off;
-		long n;
+		long n, pos = 0;
 
-		if ((uint64_t)off != want_off || off < 0) {
-			/* A 32-bit off_t cannot even express this cookie. */
-			errno = EOVERFLOW;
-			fail_with(r, "lseek");
+		if (seek_to(fd, want_off, r))
 			return;
-		}
-		if (lseek(fd, off, SEEK_SET) != off) {
-			fail_with(r, "lseek");
-			return;
-		}
-		n = sys_getdents64(fd, buf, sizeof(buf));
+		n = read_dir(fd, buf, sizeof(buf));
 		if (n < 0) {
-			fail_with(r, "getdents64 (seek check)");
+			fail_with(r, "getdents (seek check)");
 			return;
 		}
 		if (n > 0)
-			got = ((struct dirent64_raw *)buf)->d_name;
+			got = next_entry(buf, &pos, &got_off);
 		r->seek_checked++;
 		if ((want == NULL) != (got == NULL) || (want && strcmp(want, got) != 0)) {
 			r->seek_mismatches++;
@@ -290,28 +413,34 @@ static void walk_getdents(struct result *r)
 		fail_with(r, "open");
 		return;
 	}
+	if (env.fd32 && ask_fd32(fd, r)) {
+		close(fd);
+		return;
+	}
 	for (;;) {
-		long n = sys_getdents64(fd, buf, sizeof(buf));
+		long n = read_dir(fd, buf, sizeof(buf));
 
 		if (n < 0) {
-			fail_with(r, "getdents64");
+			fail_with(r, env.mode == MODE_OLDGETDENTS ? "getdents" : "getdents64");
 			break;
 		}
 		if (n == 0)
 			break;
 		for (long pos = 0; pos < n;) {
-			struct dirent64_raw *d = (struct dirent64_raw *)(buf + pos);
+			uint64_t doff;
+			const char *name = next_entry(buf, &pos, &doff);
 
-			pos += d->d_reclen;
-			if (walk_visit(d->d_name, (uint64_t)d->d_off)) {
+			if (walk_visit(name, doff)) {
 				r->outcome = "loop";
-				close(fd);
-				return;
+				goto out;
 			}
 		}
 	}
 	if (!r->failed_call && env.seek_check)
 		seek_check(fd, r);
+out:
+	if (env.fd32 && !r->failed_call)
+		second_open(r);
 	close(fd);
 }
 
@@ -321,6 +450,10 @@ static void walk_readdir(struct result *r, int seek_back)
 
 	if (!d) {
 		fail_with(r, "opendir");
+		return;
+	}
+	if (env.fd32 && ask_fd32(dirfd(d), r)) {
+		closedir(d);
 		return;
 	}
 	for (;;) {
@@ -351,6 +484,8 @@ static void walk_readdir(struct result *r, int seek_back)
 			break;
 		}
 	}
+	if (env.fd32 && !r->failed_call)
+		second_open(r);
 	closedir(d);
 }
 
@@ -380,7 +515,7 @@ static void json_string(const char *s)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, "DIR", doc, 0, 0, 0 };
-	struct result r = { .outcome = NULL };
+	struct result r = { .outcome = NULL, .second_bits = -1 };
 	uint64_t *offs, max_doff = 0;
 	size_t distinct = 0, names = 0;
 	int rc;
@@ -388,7 +523,7 @@ int main(int argc, char **argv)
 	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_ERROR;
-	if (env.mode == MODE_GETDENTS)
+	if (env.mode == MODE_GETDENTS || env.mode == MODE_OLDGETDENTS)
 		walk_getdents(&r);
 	else
 		walk_readdir(&r, env.mode == MODE_TELLDIR);
@@ -412,7 +547,8 @@ int main(int argc, char **argv)
 	 * saved d_off (NFS, telldir users) back, and the seek check shows it.
 	 */
 	if (!r.outcome)
-		r.outcome = env.mode == MODE_GETDENTS && ((w.n - distinct) || r.seek_mismatches)
+		r.outcome = (env.mode == MODE_GETDENTS || env.mode == MODE_OLDGETDENTS) &&
+			    ((w.n - distinct) || r.seek_mismatches)
 			    ? "loop" : "clean";
 	if (strcmp(r.outcome, "clean") == 0)
 		rc = EXIT_CLEAN;
@@ -430,6 +566,8 @@ int main(int argc, char **argv)
 	printf(",\"distinct_doff\":%zu,\"duplicates\":%zu", distinct, w.n - distinct);
 	printf(",\"seek_checked\":%lu,\"seek_mismatches\":%lu", r.seek_checked, r.seek_mismatches);
 	printf(",\"max_bits\":%d,\"max_doff\":\"0x%" PRIx64 "\"", cookie_bits(max_doff), max_doff);
+	if (env.fd32)
+		printf(",\"fd32\":%d,\"second_bits\":%d", r.fd32_kept, r.second_bits);
 	printf(",\"watchdog\":");
 	if (w.looped_on)
 		json_string(w.looped_on);

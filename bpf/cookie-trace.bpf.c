@@ -274,29 +274,12 @@ static __always_inline struct event *reserve_named(__u32 len, const char *name)
  * read only if the fname there still has the identity recorded; if not,
  * the record carries the earlier name's inode and hashes without its bytes.
  */
-struct coll_key {
-	__u64 dir_ino;
-	__u64 cookie;
-	__u32 dev;
-	__u32 wc;
-};
-struct coll_val {
-	__u64 ino;
-	__u64 name;		/* where the name was (a pointer into its fname) */
-	__u32 major;
-	__u32 minor;
-	__u32 name_len;
-	__u32 pad;
-};
+/* struct coll_key, coll_val, coll_prev: cookie-trace.h (the loader reads coll_prev). */
 struct coll_member {
 	struct coll_key k;
 	__u64 ino;
 	__u32 minor;
 	__u32 name_len;
-};
-struct coll_prev {
-	struct coll_key k;
-	struct coll_val v;
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -336,6 +319,27 @@ static __always_inline struct coll_dir_stats *coll_stats(__u32 dev, __u64 dir_in
 	if (!st)
 		__sync_fetch_and_add(&coll_dirs_full, 1);
 	return st;
+}
+
+/* This CPU's pending counts now belong to (dev, dir_ino, wc): hand the old ones over first. */
+static __always_inline void coll_pend_to(struct coll_prev *p, __u32 dev, __u64 dir_ino, __u32 wc)
+{
+	struct coll_dir_stats *st;
+
+	if (p->pend.k.dir_ino == dir_ino && p->pend.k.dev == dev && p->pend.k.wc == wc)
+		return;
+	if (p->pend.names || p->pend.distinct) {
+		st = coll_stats(p->pend.k.dev, p->pend.k.dir_ino, p->pend.k.wc);
+		if (st) {
+			__sync_fetch_and_add(&st->names, p->pend.names);
+			__sync_fetch_and_add(&st->distinct, p->pend.distinct);
+		}
+	}
+	p->pend.k.dev = dev;
+	p->pend.k.dir_ino = dir_ino;
+	p->pend.k.wc = wc;
+	p->pend.names = 0;
+	p->pend.distinct = 0;
 }
 
 /* The directory of a collision-mode event: with filters, through fill_identity. */
@@ -410,7 +414,7 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 			      .wc = pos > 0x7fffffffULL };
 	struct coll_val me = { .ino = ino, .name = (__u64)name, .major = major, .minor = minor,
 			       .name_len = len };
-	struct coll_dir_stats *st = coll_stats(id->dev, id->dir_ino, k.wc);
+	struct coll_dir_stats *st;
 	struct coll_member mk;
 	struct coll_prev *p;
 	struct coll_val *v;
@@ -418,17 +422,19 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 	long err;
 
 	p = bpf_map_lookup_elem(&coll_prev, &zero);
+	if (!p)
+		return;		/* cannot happen: a per-CPU array of one */
+	coll_pend_to(p, id->dev, id->dir_ino, k.wc);
 	v = bpf_map_lookup_elem(&coll_table, &k);
 	if (!v) {
 		err = bpf_map_update_elem(&coll_table, &k, &me, BPF_NOEXIST);
 		if (!err || err == -EEXIST) {	/* EEXIST: another CPU put it there first */
-			if (st) {
-				__sync_fetch_and_add(&st->names, 1);
-				if (!err)
-					__sync_fetch_and_add(&st->distinct, 1);
-			}
+			p->pend.names++;
+			if (!err)
+				p->pend.distinct++;
 		} else {
 			__sync_fetch_and_add(&coll_refused, 1);
+			st = coll_stats(id->dev, id->dir_ino, k.wc);
 			if (st) {
 				__sync_fetch_and_add(&st->unchecked, 1);
 				st->full = 1;
@@ -436,8 +442,7 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 		}
 		goto out;
 	}
-	if (st)
-		__sync_fetch_and_add(&st->names, 1);
+	p->pend.names++;
 	if (v->ino == ino && v->minor == minor && v->name_len == len)
 		goto out;		/* the first name of this cookie, again */
 	__builtin_memset(&mk, 0, sizeof(mk));
@@ -449,21 +454,19 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 		goto out;		/* a later member of the group, again */
 	/* Not remembered when coll_members is full: reported again next pass. */
 	bpf_map_update_elem(&coll_members, &mk, &one, BPF_NOEXIST);
-	if (st) {
+	p->pend.distinct++;
+	st = coll_stats(id->dev, id->dir_ino, k.wc);
+	if (st)
 		__sync_fetch_and_add(&st->collisions, 1);
-		__sync_fetch_and_add(&st->distinct, 1);
-	}
 	/* The earlier name: the one just before on this CPU if it had this cookie, else the first. */
-	if (p && p->k.cookie == k.cookie && p->k.dir_ino == k.dir_ino && p->k.dev == k.dev &&
+	if (p->k.cookie == k.cookie && p->k.dir_ino == k.dir_ino && p->k.dev == k.dev &&
 	    p->k.wc == k.wc && !(p->v.ino == ino && p->v.minor == minor && p->v.name_len == len))
 		coll_emit(file, &k, &me, &p->v, btf);
 	else
 		coll_emit(file, &k, &me, v, btf);
 out:
-	if (p) {
-		p->k = k;
-		p->v = me;
-	}
+	p->k = k;
+	p->v = me;
 }
 
 /* call_filldir's chain, as emit_filldir walks it, checked instead of sent. */

@@ -750,44 +750,85 @@ static struct coll_sent *coll_sent_of(const struct coll_dir_key *k)
 	return &coll_sent[coll_nsent++];
 }
 
+/* This reading of coll_dirs, with each CPU's pending counts added. */
+struct coll_now {
+	struct coll_dir_key k;
+	struct coll_dir_stats st;
+};
+
+static struct coll_now *coll_now_of(struct coll_now **v, size_t *n, size_t *cap,
+				    const struct coll_dir_key *k)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].k.dev == k->dev && (*v)[i].k.dir_ino == k->dir_ino && (*v)[i].k.wc == k->wc)
+			return &(*v)[i];
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = ck_xrealloc(*v, *cap * sizeof(**v));
+	}
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].k = *k;
+	return &(*v)[(*n)++];
+}
+
 static void coll_summaries(struct cookie_trace_bpf *obj, bool final)
 {
-	int fd = bpf_map__fd(obj->maps.coll_dirs);
+	static struct coll_now *now_v;
+	static size_t now_cap;
+	static struct coll_prev *prevs;
+	int fd = bpf_map__fd(obj->maps.coll_dirs), ncpu = libbpf_num_possible_cpus();
 	struct coll_dir_key k, next, *prev = NULL;
 	struct coll_dir_stats st;
+	size_t n = 0;
+	__u32 zero = 0;
 	__u64 now = monotonic_ns();
 
-	/* Seeks first (any width): each width's summary carries its directory's. */
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
+	/* The map first, then the CPUs' pending counts: a count moving meanwhile is late, never twice. */
+	for (; !bpf_map_get_next_key(fd, prev, &next); prev = &k) {
 		k = next;
-		prev = &k;
-		if (k.wc == COLL_WC_SEEKS && !bpf_map_lookup_elem(fd, &k, &st))
-			coll_sent_of(&k)->seeks = st.seeks;
+		if (!bpf_map_lookup_elem(fd, &k, &st))
+			coll_now_of(&now_v, &n, &now_cap, &k)->st = st;
+	}
+	if (ncpu > 0 && !prevs)
+		prevs = ck_xcalloc(ncpu, sizeof(*prevs));	/* 8-byte multiple: the per-CPU stride */
+	if (ncpu > 0 && !bpf_map_lookup_elem(bpf_map__fd(obj->maps.coll_prev), &zero, prevs)) {
+		for (int c = 0; c < ncpu; c++) {
+			const struct coll_pending *pd = &prevs[c].pend;
+			struct coll_now *x;
+
+			if (!pd->names && !pd->distinct)
+				continue;
+			x = coll_now_of(&now_v, &n, &now_cap, &pd->k);
+			x->st.names += pd->names;
+			x->st.distinct += pd->distinct;
+		}
 	}
 	coll_names = coll_unchecked = coll_collisions = 0;
-	for (prev = NULL; !bpf_map_get_next_key(fd, prev, &next); prev = &k) {
+	for (size_t i = 0; i < n; i++) {
 		struct coll_dir_key sk;
+		struct coll_now *x = &now_v[i], *sx;
 		struct coll_sent *s;
 		__u64 seeks;
 
-		k = next;
-		if (k.wc == COLL_WC_SEEKS || bpf_map_lookup_elem(fd, &k, &st))
+		if (x->k.wc == COLL_WC_SEEKS)
 			continue;
+		st = x->st;
 		coll_names += st.names;
 		coll_unchecked += st.unchecked;
 		coll_collisions += st.collisions;
-		sk = k;
+		sk = x->k;
 		sk.wc = COLL_WC_SEEKS;
-		seeks = coll_sent_of(&sk)->seeks;
-		s = coll_sent_of(&k);
+		sx = coll_now_of(&now_v, &n, &now_cap, &sk);	/* may move now_v: x is not used below */
+		seeks = sx->st.seeks;
+		s = coll_sent_of(&now_v[i].k);
 		if (!final && s->st.names == st.names && s->st.unchecked == st.unchecked &&
 		    s->st.collisions == st.collisions && s->st.distinct == st.distinct &&
 		    s->seeks == seeks && s->st.full == st.full)
 			continue;
 		s->st = st;
 		s->seeks = seeks;
-		struct ck_rec r = { .kind = CK_REC_SUMMARY, .ts_ns = now, .dev = k.dev,
-				    .dir_ino = k.dir_ino, .bits = k.wc ? 63 : 31, .names = st.names,
+		struct ck_rec r = { .kind = CK_REC_SUMMARY, .ts_ns = now, .dev = s->k.dev,
+				    .dir_ino = s->k.dir_ino, .bits = s->k.wc ? 63 : 31, .names = st.names,
 				    .unchecked = st.unchecked, .collisions = st.collisions,
 				    .seeks = seeks, .distinct = st.distinct > UINT32_MAX ? UINT32_MAX :
 				    (uint32_t)st.distinct,
@@ -1067,6 +1108,11 @@ int main(int argc, char **argv)
 	}
 	/* Drain what is left, then the last word on drops. */
 	ring_buffer__consume(rb);
+	if (env.collisions) {
+		/* Detached, the counts stop moving: the final summaries are exact. */
+		cookie_trace_bpf__detach(obj);
+		ring_buffer__consume(rb);
+	}
 	report_drops(obj);
 	if (env.collisions)
 		coll_summaries(obj, true);

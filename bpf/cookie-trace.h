@@ -88,6 +88,36 @@ struct coll_dir_key {
 	__u32 dev;
 	__u32 wc;
 };
+/*
+ * Names checked and put in the table are counted per CPU while a CPU stays
+ * in one directory and width (no map lookup per name), and added to
+ * coll_dirs when it moves on; the loader adds what is pending (coll_pend).
+ */
+struct coll_pending {
+	struct coll_dir_key k;
+	__u64 names;
+	__u64 distinct;
+};
+/* The collision table's key and value, and a CPU's last name (the BPF side's coll_prev). */
+struct coll_key {
+	__u64 dir_ino;
+	__u64 cookie;
+	__u32 dev;
+	__u32 wc;
+};
+struct coll_val {
+	__u64 ino;
+	__u64 name;		/* where the name was (a pointer into its fname) */
+	__u32 major;
+	__u32 minor;
+	__u32 name_len;
+	__u32 pad;
+};
+struct coll_prev {
+	struct coll_key k;
+	struct coll_val v;
+	struct coll_pending pend;	/* the loader reads it: the map is coll_prev */
+};
 struct coll_dir_stats {
 	__u64 names;		/* names checked (every pass again) */
 	__u64 unchecked;	/* not checked: the table was full */

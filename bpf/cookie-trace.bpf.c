@@ -416,6 +416,7 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 			       .name_len = len };
 	struct coll_dir_stats *st;
 	struct coll_member mk;
+	struct coll_val other;
 	struct coll_prev *p;
 	struct coll_val *v;
 	__u32 zero = 0, one = 1;
@@ -459,11 +460,11 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 	if (st)
 		__sync_fetch_and_add(&st->collisions, 1);
 	/* The earlier name: the one just before on this CPU if it had this cookie, else the first. */
+	other = *v;
 	if (p->k.cookie == k.cookie && p->k.dir_ino == k.dir_ino && p->k.dev == k.dev &&
 	    p->k.wc == k.wc && !(p->v.ino == ino && p->v.minor == minor && p->v.name_len == len))
-		coll_emit(file, &k, &me, &p->v, btf);
-	else
-		coll_emit(file, &k, &me, v, btf);
+		other = p->v;
+	coll_emit(file, &k, &me, &other, btf);
 out:
 	p->k = k;
 	p->v = me;

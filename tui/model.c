@@ -337,8 +337,8 @@ static void summary(struct tm_model *m, const struct ck_rec *r)
 	d->summary_names[wc] = r->distinct;
 	if (r->sflags & CK_REC_S_FULL)
 		d->full |= 1u << wc;
-	if (r->seeks > d->seeks)
-		d->seeks = r->seeks;
+	d->summary_seeks = r->seeks;
+	d->seeks = d->seek_records > d->summary_seeks ? d->seek_records : d->summary_seeks;
 	dir_shown(d, wc);
 }
 
@@ -401,7 +401,8 @@ void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 		idx = name_track(m, d, dir, r, wc, now);
 	} else if (r->kind == CK_REC_LLSEEK_ENTRY) {
 		m->seeks++;
-		d->seeks++;
+		d->seek_records++;
+		d->seeks = d->seek_records > d->summary_seeks ? d->seek_records : d->summary_seeks;
 	}
 	reader_event(m, d, dir, r, idx);
 }

@@ -63,6 +63,7 @@ struct tm_dir {
 	uint64_t tracked[TM_NW], grouped[TM_NW], summary_names[TM_NW];
 	uint64_t checked[TM_NW], unchecked[TM_NW]; /* the last SUMMARY's names and unchecked */
 	uint32_t full;       /* bit per width class: the writer's table was full */
+	uint64_t seek_records, summary_seeks; /* seeks = the larger: records, or the last SUMMARY's */
 	uint32_t reasons;    /* TM_R_* seen */
 	uint32_t loops;      /* readers flagged looping here */
 	uint64_t last_seq;

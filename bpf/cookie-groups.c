@@ -37,7 +37,9 @@ static struct env {
 void (*argp_program_version_hook)(FILE *, struct argp_state *) = ck_argp_version;
 static const char doc[] =
 "Print collision groups (same cookie, different names, same directory) from a\n"
-"cookie-trace record stream, as they happen, then a summary.\n"
+"cookie-trace record stream, as they happen, then a summary.  A collision\n"
+"stream (cookie-trace --collisions) gives the same groups; its summaries'\n"
+"counts are added at the end, and a full table is said on stderr.\n"
 "\n"
 "USAGE: cookie-groups [-q] [--full-groups] [--dump text|json] [FILE|-]\n"
 "\n"
@@ -91,6 +93,16 @@ static uint64_t *ino;
 static uint32_t ino_cap;
 static uint64_t nevents, nlost;
 
+/* A collision stream (cookie-trace --collisions): its records and each directory's last SUMMARY. */
+struct dir_summary {
+	uint32_t dev, bits;
+	uint64_t ino, names, unchecked;
+	uint32_t distinct, sflags;
+};
+static struct dir_summary *sums;
+static size_t nsums, sums_cap;
+static uint64_t ncollisions, nsummaries;
+
 static void print_member(FILE *f, uint32_t idx, const char *mark)
 {
 	const struct ck_name *n = &grp.names[idx];
@@ -117,10 +129,78 @@ static void print_group(FILE *f, const struct ck_group *g, const char *what, int
 	fputc('\n', f);
 }
 
-static int on_record(void *arg, const struct ck_rec *r)
+/*
+ * One name a directory handed out: a filldir, or either name of a
+ * COLLISION (the earlier one first, as a per-name stream brings them).
+ * 0, or -1 out of memory.
+ */
+static int add_name(const struct ck_rec *r, uint64_t cookie, uint32_t major, uint32_t minor,
+		    const uint8_t *name, size_t name_len, uint64_t name_ino)
 {
 	int64_t dir, idx;
 
+	if (grp.nnames == ino_cap) {
+		ino_cap = ino_cap ? ino_cap * 2 : 1024;
+		ino = ck_xrealloc(ino, (size_t)ino_cap * sizeof(*ino));
+	}
+	/* The width is the cookie's ('before' gives everyone 31 bits, whatever the flags say). */
+	dir = ck_groups_dir(&grp, r->dev, r->dir_ino);
+	if (dir < 0)
+		return -1;
+	switch (ck_groups_add(&grp, dir, cookie, major, minor, name, name_len, nevents, 0, &idx)) {
+	case CK_ADD_UNTRACKED:
+		return -1;
+	case CK_ADD_SEEN:	/* the same name again (a later pass): nothing new */
+		return 0;
+	case CK_ADD_COOKIE:
+		ino[idx] = name_ino;
+		return 0;
+	case CK_ADD_GROUP:
+		ino[idx] = name_ino;
+		if (!env.quiet) {
+			const struct ck_group *g = &grp.groups[grp.names[idx].group - 1];
+			int grows = g->members > 2;
+			print_group(stdout, g, grows ? "grows" : "new",
+				    grows && !env.full_groups ? idx : -1);
+			ck_xflush(stdout, NULL);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* The last SUMMARY of each directory and width; a full table said once, on stderr. */
+static void on_summary(const struct ck_rec *r)
+{
+	struct dir_summary *d = NULL;
+
+	nsummaries++;
+	for (size_t i = 0; i < nsums && !d; i++)
+		if (sums[i].dev == r->dev && sums[i].ino == r->dir_ino && sums[i].bits == r->bits)
+			d = &sums[i];
+	if (!d) {
+		if (nsums == sums_cap) {
+			sums_cap = sums_cap ? sums_cap * 2 : 16;
+			sums = ck_xrealloc(sums, sums_cap * sizeof(*sums));
+		}
+		d = &sums[nsums++];
+		memset(d, 0, sizeof(*d));
+		d->dev = r->dev;
+		d->ino = r->dir_ino;
+		d->bits = r->bits;
+	}
+	if ((r->sflags & CK_REC_S_FULL) && !(d->sflags & CK_REC_S_FULL))
+		fprintf(stderr, "cookie-groups: dev=%u:%u dir=%" PRIu64 " (%u-bit): the tracer's "
+			"collision table is full: names are going unchecked, groups may be incomplete\n",
+			r->dev >> 20, r->dev & 0xfffff, r->dir_ino, r->bits);
+	d->names = r->names;
+	d->unchecked = r->unchecked;
+	d->distinct = r->distinct;
+	d->sflags |= r->sflags;
+}
+
+static int on_record(void *arg, const struct ck_rec *r)
+{
 	(void)arg;
 	if (env.dump) {
 		if ((env.dump == 'j' ? ck_rec_print_json : ck_rec_print_text)(stdout, r))
@@ -133,37 +213,31 @@ static int on_record(void *arg, const struct ck_rec *r)
 			" in all): groups may be incomplete\n", r->lost, r->lost_total);
 		return 0;
 	}
+	if (r->kind == CK_REC_SUMMARY) {
+		on_summary(r);
+		return 0;
+	}
+	if (r->kind == CK_REC_COLLISION) {
+		/* An earlier name the tracer no longer had in memory: named by its inode. */
+		char other[32];
+		const uint8_t *on = r->other_name;
+		size_t olen = r->other_name_len;
+
+		ncollisions++;
+		if (!olen) {
+			olen = (size_t)snprintf(other, sizeof(other), "?ino=%" PRIu64, r->other_ino);
+			on = (const uint8_t *)other;
+		}
+		if (add_name(r, r->cookie, r->other_major, r->other_minor, on, olen, r->other_ino) ||
+		    add_name(r, r->cookie, r->major, r->minor, r->name, r->name_len, r->ino))
+			goto nomem;
+		return 0;
+	}
 	if (r->kind != CK_REC_FILLDIR)
 		return 0;
 	nevents++;
-	if (grp.nnames == ino_cap) {
-		ino_cap = ino_cap ? ino_cap * 2 : 1024;
-		ino = ck_xrealloc(ino, (size_t)ino_cap * sizeof(*ino));
-	}
-	/* The width is the cookie's ('before' gives everyone 31 bits, whatever the flags say). */
-	dir = ck_groups_dir(&grp, r->dev, r->dir_ino);
-	if (dir < 0)
+	if (add_name(r, r->cookie, r->major, r->minor, r->name, r->name_len, r->ino))
 		goto nomem;
-	switch (ck_groups_add(&grp, dir, r->cookie, r->major, r->minor, r->name, r->name_len,
-			      nevents, 0, &idx)) {
-	case CK_ADD_UNTRACKED:
-		goto nomem;
-	case CK_ADD_SEEN:	/* the same name again (a later pass): nothing new */
-		return 0;
-	case CK_ADD_COOKIE:
-		ino[idx] = r->ino;
-		return 0;
-	case CK_ADD_GROUP:
-		ino[idx] = r->ino;
-		if (!env.quiet) {
-			const struct ck_group *g = &grp.groups[grp.names[idx].group - 1];
-			int grows = g->members > 2;
-			print_group(stdout, g, grows ? "grows" : "new",
-				    grows && !env.full_groups ? idx : -1);
-			ck_xflush(stdout, NULL);
-		}
-		return 0;
-	}
 	return 0;
 nomem:	/* lib/collide reports, it does not exit (cookie-top's model goes on without) */
 	fprintf(stderr, "cookie-groups: out of memory\n");
@@ -206,6 +280,20 @@ int main(int argc, char **argv)
 	printf("summary: %" PRIu64 " filldir events, %u distinct cookies, %u collision group%s, "
 	       "%" PRIu64 " events lost, %" PRIu64 " parse errors\n", nevents, grp.cookie_tab.count,
 	       grp.ngroups, grp.ngroups == 1 ? "" : "s", nlost, st.errors);
+	if (ncollisions || nsummaries) {
+		uint64_t names = 0, unchecked = 0, distinct = 0, full = 0;
+
+		for (size_t i = 0; i < nsums; i++) {
+			names += sums[i].names;
+			unchecked += sums[i].unchecked;
+			distinct += sums[i].distinct;
+			full += !!(sums[i].sflags & CK_REC_S_FULL);
+		}
+		printf("collision stream: %" PRIu64 " collision records, %" PRIu64 " summaries; "
+		       "last summaries: %" PRIu64 " names checked, %" PRIu64 " distinct, %" PRIu64
+		       " unchecked, table full in %" PRIu64 " of %zu directory widths\n", ncollisions,
+		       nsummaries, names, distinct, unchecked, full, nsums);
+	}
 	/* -q: the summary line only (lab 04 and the tests read it alone). */
 	for (uint32_t i = 0; !env.quiet && i < grp.ngroups; i++)
 		print_group(stdout, &grp.groups[i], "", -1);

@@ -20,6 +20,10 @@
 _Static_assert((int)EV_FILLDIR == (int)CK_REC_FILLDIR, "EV_FILLDIR is not CK_REC_FILLDIR");
 _Static_assert((int)EV_LLSEEK_ENTRY == (int)CK_REC_LLSEEK_ENTRY, "EV_LLSEEK_ENTRY is not CK_REC_LLSEEK_ENTRY");
 _Static_assert((int)EV_LLSEEK_EXIT == (int)CK_REC_LLSEEK_EXIT, "EV_LLSEEK_EXIT is not CK_REC_LLSEEK_EXIT");
+_Static_assert((int)EV_COLLISION == (int)CK_REC_COLLISION, "EV_COLLISION is not CK_REC_COLLISION");
+_Static_assert(offsetof(struct coll_event, kind) == offsetof(struct event, kind) &&
+	       offsetof(struct coll_event, comm) == offsetof(struct event, comm),
+	       "struct coll_event does not start as struct event");
 _Static_assert(EVF_NFSD == CK_REC_F_NFSD, "EVF_NFSD is not CK_REC_F_NFSD");
 _Static_assert(EVF_COMPAT == CK_REC_F_COMPAT, "EVF_COMPAT is not CK_REC_F_COMPAT");
 _Static_assert(EVF_FMODE32 == CK_REC_F_FMODE32, "EVF_FMODE32 is not CK_REC_F_FMODE32");

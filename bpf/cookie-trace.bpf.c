@@ -21,6 +21,7 @@
 #include "cookie-trace.h"
 
 /* Not in BTF (macros); fixed in the 6.1 ABI. */
+#define EEXIST		17
 #define FMODE_32BITHASH	0x200
 #define FMODE_64BITHASH	0x400
 #define TS_COMPAT	0x0002
@@ -38,8 +39,15 @@ const volatile bool coarse_clock = false;
 /* Wake the reader only when this much is waiting (0: on every event). */
 const volatile __u64 wakeup_bytes = 0;
 
+/* --collisions: no record per name; see "the collision mode" below. */
+const volatile bool collisions = false;
+
 /* Read by the loader through the mmapped .bss: never silent drops. */
 __u64 dropped = 0;
+/* --collisions: names the full table refused (the loader sends summaries at once when it moves). */
+__u64 coll_refused = 0;
+/* --collisions: names of directories coll_dirs had no room for (counted nowhere else). */
+__u64 coll_dirs_full = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -243,6 +251,262 @@ static __always_inline struct event *reserve_named(__u32 len, const char *name)
 	return NULL;
 }
 
+/*
+ * ---- the collision mode (--collisions)
+ *
+ * Per directory (dev, inode) and cookie width class, coll_table holds the
+ * cookies names were given, each with the identity of the first name that
+ * got it (inode, minor hash, length: enough to tell two names with one
+ * cookie apart, the major hash being the cookie's own bits).  A name whose
+ * cookie is new is inserted; one whose cookie is there with its own
+ * identity is a name read again (a later pass, another reader): nothing; a
+ * different identity is a collision, unless coll_members already holds it
+ * (a later member of a group, met again in a later pass).  Only a new
+ * collision reaches the ring.  When coll_table is full a new cookie is
+ * counted as unchecked (coll_dirs), and the loader says so in-band.
+ *
+ * The earlier name's bytes: the BPF side keeps no names (a copy per name
+ * would cost more than the record it saves), only where the name was.  In
+ * a pass the names of one cookie come one after the other (the rbtree is
+ * in hash order; a 63-bit cookie's names are one fname->next chain), so
+ * the name just before on this CPU (coll_prev) is usually the other name,
+ * still in memory; else the table's pointer to the first name.  Either is
+ * read only if the fname there still has the identity recorded; if not,
+ * the record carries the earlier name's inode and hashes without its bytes.
+ */
+/* struct coll_key, coll_val, coll_prev: cookie-trace.h (the loader reads coll_prev). */
+struct coll_member {
+	struct coll_key k;
+	__u64 ino;
+	__u32 minor;
+	__u32 name_len;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 131072);	/* the loader's --table-size overrides */
+	__type(key, struct coll_key);
+	__type(value, struct coll_val);
+} coll_table SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct coll_member);
+	__type(value, __u32);
+} coll_members SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct coll_dir_key);
+	__type(value, struct coll_dir_stats);
+} coll_dirs SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct coll_prev);
+} coll_prev SEC(".maps");
+
+static __always_inline struct coll_dir_stats *coll_stats(__u32 dev, __u64 dir_ino, __u32 wc)
+{
+	struct coll_dir_key k = { .dir_ino = dir_ino, .dev = dev, .wc = wc };
+	struct coll_dir_stats *st = bpf_map_lookup_elem(&coll_dirs, &k);
+	struct coll_dir_stats zero = {};
+
+	if (st)
+		return st;
+	bpf_map_update_elem(&coll_dirs, &k, &zero, BPF_NOEXIST);
+	st = bpf_map_lookup_elem(&coll_dirs, &k);
+	if (!st)
+		__sync_fetch_and_add(&coll_dirs_full, 1);
+	return st;
+}
+
+/* This CPU's pending counts now belong to (dev, dir_ino, wc): hand the old ones over first. */
+static __always_inline void coll_pend_to(struct coll_prev *p, __u32 dev, __u64 dir_ino, __u32 wc)
+{
+	struct coll_dir_stats *st;
+
+	if (p->pend.k.dir_ino == dir_ino && p->pend.k.dev == dev && p->pend.k.wc == wc)
+		return;
+	if (p->pend.names || p->pend.distinct) {
+		st = coll_stats(p->pend.k.dev, p->pend.k.dir_ino, p->pend.k.wc);
+		if (st) {
+			__sync_fetch_and_add(&st->names, p->pend.names);
+			__sync_fetch_and_add(&st->distinct, p->pend.distinct);
+		}
+	}
+	p->pend.k.dev = dev;
+	p->pend.k.dir_ino = dir_ino;
+	p->pend.k.wc = wc;
+	p->pend.names = 0;
+	p->pend.distinct = 0;
+}
+
+/* The directory of a collision-mode event: with filters, through fill_identity. */
+static __always_inline bool coll_dir_of(struct ident *id, struct file *file, bool btf)
+{
+	if (targ_tgid || targ_ino || filter_comm || nfsd_only)
+		return fill_identity(id, file, btf);
+	id->dev = RD3(btf, file, f_inode, i_sb, s_dev);
+	id->dir_ino = RD2(btf, file, f_inode, i_ino);
+	return true;
+}
+
+/* Copy the name at `name` into dst if its fname still has identity v; its length, or 0. */
+static __always_inline __u32 coll_read_name(unsigned char *dst, const struct coll_val *v)
+{
+	struct fname *f;
+	__u32 len;
+
+	if (!v->name)
+		return 0;
+	f = (struct fname *)(v->name - bpf_core_field_offset(struct fname, name));
+	len = BPF_CORE_READ(f, name_len);
+	if (len != v->name_len || BPF_CORE_READ(f, inode) != v->ino ||
+	    BPF_CORE_READ(f, minor_hash) != v->minor || BPF_CORE_READ(f, hash) != v->major ||
+	    len == 0 || len >= NAME_LEN)
+		return 0;
+	if (bpf_probe_read_kernel(dst, len & (NAME_LEN - 1), (const void *)v->name))
+		return 0;
+	return len;
+}
+
+static __always_inline void coll_emit(struct file *file, const struct coll_key *k,
+				      const struct coll_val *me, const struct coll_val *other,
+				      bool btf)
+{
+	struct coll_event *e;
+	struct ident id;
+
+	if (!fill_identity(&id, file, btf))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&dropped, 1);
+		return;
+	}
+	put_identity((struct event *)e, &id);
+	e->kind = EV_COLLISION;
+	e->cookie = k->cookie;
+	e->ino = me->ino;
+	e->major = me->major;
+	e->minor = me->minor;
+	e->chain_index = 0;
+	e->chain_len = 0;
+	e->offset = 0;
+	e->result = 0;
+	e->whence = 0;
+	e->name_len = coll_read_name(e->name, me);
+	e->other_ino = other->ino;
+	e->other_major = other->major;
+	e->other_minor = other->minor;
+	e->other_name_len = coll_read_name(e->other_name, other);
+	e->pad = 0;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* One name a reader was given: check its cookie against the table. */
+static __always_inline void coll_name(struct file *file, const struct ident *id, __u64 pos,
+				      const char *name, __u32 len, __u64 ino, __u32 major,
+				      __u32 minor, bool btf)
+{
+	struct coll_key k = { .dir_ino = id->dir_ino, .cookie = pos, .dev = id->dev,
+			      .wc = pos > 0x7fffffffULL };
+	struct coll_val me = { .ino = ino, .name = (__u64)name, .major = major, .minor = minor,
+			       .name_len = len };
+	struct coll_dir_stats *st;
+	struct coll_member mk;
+	struct coll_val other;
+	struct coll_prev *p;
+	struct coll_val *v;
+	__u32 zero = 0, one = 1;
+	long err;
+
+	p = bpf_map_lookup_elem(&coll_prev, &zero);
+	if (!p)
+		return;		/* cannot happen: a per-CPU array of one */
+	coll_pend_to(p, id->dev, id->dir_ino, k.wc);
+	v = bpf_map_lookup_elem(&coll_table, &k);
+	if (!v) {
+		err = bpf_map_update_elem(&coll_table, &k, &me, BPF_NOEXIST);
+		if (!err || err == -EEXIST) {	/* EEXIST: another CPU put it there first */
+			p->pend.names++;
+			if (!err)
+				p->pend.distinct++;
+		} else {
+			__sync_fetch_and_add(&coll_refused, 1);
+			st = coll_stats(id->dev, id->dir_ino, k.wc);
+			if (st) {
+				__sync_fetch_and_add(&st->unchecked, 1);
+				st->full = 1;
+			}
+		}
+		goto out;
+	}
+	p->pend.names++;
+	if (v->ino == ino && v->minor == minor && v->name_len == len)
+		goto out;		/* the first name of this cookie, again */
+	__builtin_memset(&mk, 0, sizeof(mk));
+	mk.k = k;
+	mk.ino = ino;
+	mk.minor = minor;
+	mk.name_len = len;
+	if (bpf_map_lookup_elem(&coll_members, &mk))
+		goto out;		/* a later member of the group, again */
+	/* Not remembered when coll_members is full: reported again next pass. */
+	bpf_map_update_elem(&coll_members, &mk, &one, BPF_NOEXIST);
+	p->pend.distinct++;
+	st = coll_stats(id->dev, id->dir_ino, k.wc);
+	if (st)
+		__sync_fetch_and_add(&st->collisions, 1);
+	/* The earlier name: the one just before on this CPU if it had this cookie, else the first. */
+	other = *v;
+	if (p->k.cookie == k.cookie && p->k.dir_ino == k.dir_ino && p->k.dev == k.dev &&
+	    p->k.wc == k.wc && !(p->v.ino == ino && p->v.minor == minor && p->v.name_len == len))
+		other = p->v;
+	coll_emit(file, &k, &me, &other, btf);
+out:
+	p->k = k;
+	p->v = me;
+}
+
+/* call_filldir's chain, as emit_filldir walks it, checked instead of sent. */
+static __always_inline int coll_filldir(struct file *file, struct dir_context *ctx,
+					struct fname *fname, int ret, bool btf)
+{
+	struct fname *stop = NULL, *f = fname;
+	struct ident id;
+	__u64 pos;
+
+	if (!fname || !coll_dir_of(&id, file, btf))
+		return 0;
+	if (ret) {
+		struct dir_private_info *info = BPF_CORE_READ(file, private_data);
+		stop = BPF_CORE_READ(info, extra_fname);
+	}
+	pos = RD(btf, ctx, pos);
+	for (__u32 i = 0; i < MAX_CHAIN; i++) {
+		if (!f || f == stop)
+			break;
+		coll_name(file, &id, pos, f->name, RD(btf, f, name_len), RD(btf, f, inode),
+			  RD(btf, f, hash), RD(btf, f, minor_hash), btf);
+		f = RD(btf, f, next);
+	}
+	return 0;
+}
+
+static __always_inline void coll_seek(struct file *file, bool btf)
+{
+	struct coll_dir_stats *st;
+	struct ident id;
+
+	if (!coll_dir_of(&id, file, btf))
+		return;
+	st = coll_stats(id.dev, id.dir_ino, COLL_WC_SEEKS);
+	if (st)
+		__sync_fetch_and_add(&st->seeks, 1);
+}
+
 /* One record per name that call_filldir handed to dir_emit() and that was taken. */
 static __always_inline int emit_filldir(struct file *file, struct dir_context *ctx,
 					struct fname *fname, int ret, bool btf)
@@ -252,6 +516,8 @@ static __always_inline int emit_filldir(struct file *file, struct dir_context *c
 	__u32 n;
 	__u64 pos;
 
+	if (collisions)
+		return coll_filldir(file, ctx, fname, ret, btf);
 	if (!fname || !fill_identity(&id, file, btf))
 		return 0;
 	/* On 1, dir_emit refused info->extra_fname: it and later names come next call. */
@@ -303,6 +569,8 @@ static __always_inline int emit_llseek(int kind, struct file *file, loff_t offse
 	struct event *e;
 	struct ident id;
 
+	if (collisions && kind == EV_LLSEEK_ENTRY)
+		coll_seek(file, btf);
 	if (!fill_identity(&id, file, btf))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -424,6 +692,11 @@ static __always_inline int emit_actor(struct dir_context *dctx, const char *name
 	if (len != (__u32)namlen || BPF_CORE_READ(fname, inode) != ino ||
 	    !is_htree_cookie(pos, major, minor))
 		return 0;
+	if (collisions) {
+		if (coll_dir_of(&id, (struct file *)c->file, false))
+			coll_name((struct file *)c->file, &id, pos, name, len, ino, major, minor, false);
+		return 0;
+	}
 	if (!fill_identity(&id, (struct file *)c->file, false))
 		return 0;
 	/* The chain position, as call_filldir's fexit counts it: from the name it was called with. */

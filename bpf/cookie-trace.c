@@ -57,9 +57,14 @@ static struct env {
 	long duration;		/* seconds, 0 = until a signal */
 	bool verbose;
 	bool coarse_clock;
+	bool collisions;	/* --collisions */
+	__u32 table_size;	/* cookies the collision table holds */
+	long interval;		/* seconds between summaries */
 } env = {
 	.format = FMT_TEXT,
 	.ringbuf_size = 16 << 20,
+	.table_size = 131072,
+	.interval = 1,
 	.wakeup_bytes = (__u64)-1,	/* -1: a quarter of the ring buffer */
 	.poll_ms = 100,
 };
@@ -72,6 +77,7 @@ const char argp_program_doc[] =
 "                    [--nfsd-only] [-f text|json|record] [-w FILE | --port NAME]\n"
 "                    [--ringbuf-size BYTES] [--attach auto|fentry|kprobe]\n"
 "                    [--hooks auto|call_filldir|actors] [--doctor]\n"
+"                    [--collisions [--table-size N] [--interval SEC]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cookie-trace                          # every event, one text line each\n"
@@ -81,6 +87,14 @@ const char argp_program_doc[] =
 "    cookie-trace -f record --port ck.trace  # to the host socket build/vm/trace.sock\n"
 "    cookie-trace --doctor                 # what can attach, how, and why\n"
 "    cookie-trace --hooks actors           # as on a kernel that inlined call_filldir\n"
+"    cookie-trace --collisions -f record --port ck.trace  # collisions, seeks, summaries only\n"
+"\n"
+"--collisions: the kernel side keeps each directory's cookies (per width) in a\n"
+"table of --table-size entries and sends only collisions (both names), seeks\n"
+"and, every --interval and at exit, a SUMMARY per directory and width (names\n"
+"checked, distinct names, collisions, seeks; FULL and the unchecked count when\n"
+"the table was full).  cookie-groups and cookie-top read it like the per-name\n"
+"stream.\n"
 "\n"
 "Stop with Ctrl-C or SIGTERM: the ring buffer is drained and the totals go\n"
 "to stderr.  Lost events are reported in-band (a DROP record / line).\n"
@@ -90,7 +104,7 @@ const char argp_program_doc[] =
 
 enum {
 	OPT_INO = 1000, OPT_NFSD, OPT_PORT, OPT_RINGBUF, OPT_WAKEUP, OPT_ATTACH,
-	OPT_DOCTOR, OPT_POLL, OPT_CLOCK, OPT_HOOKS,
+	OPT_DOCTOR, OPT_POLL, OPT_CLOCK, OPT_HOOKS, OPT_COLLISIONS, OPT_TABLE, OPT_INTERVAL,
 };
 
 static const struct argp_option opts[] = {
@@ -115,6 +129,13 @@ static const struct argp_option opts[] = {
 	{ "clock", OPT_CLOCK, "CLOCK", 0, "Event times: precise (default: read per event) or coarse "
 	  "(read once per tick per CPU; cheaper where the clocksource is slow, e.g. hpet)", 0 },
 	{ "doctor", OPT_DOCTOR, NULL, 0, "Check BTF, symbols and attach modes; attach, report, exit", 0 },
+	{ "collisions", OPT_COLLISIONS, NULL, 0, "Collision mode: no record per name; only collisions "
+	  "(both names), seeks and per-directory summaries", 0 },
+	{ "table-size", OPT_TABLE, "N", 0, "--collisions: cookies the kernel-side table holds, all "
+	  "directories together (16..16M, K/M suffix; default 128K); past it, names are counted "
+	  "unchecked and the summaries say FULL", 0 },
+	{ "interval", OPT_INTERVAL, "SEC", 0, "--collisions: seconds between summaries of the "
+	  "directories whose counts changed (default 1; one more for each at exit)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -240,6 +261,23 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DOCTOR:
 		env.doctor = true;
+		break;
+	case OPT_COLLISIONS:
+		env.collisions = true;
+		break;
+	case OPT_TABLE:
+		if (ck_parse_size(arg, 16, 16 << 20, &v)) {
+			fprintf(stderr, "--table-size %s: need 16 to 16M entries\n", arg);
+			argp_usage(state);
+		}
+		env.table_size = v;
+		break;
+	case OPT_INTERVAL:
+		if (ck_parse_u64(arg, 1, 86400, &v)) {
+			fprintf(stderr, "--interval %s: need whole seconds, 1 to 86400\n", arg);
+			argp_usage(state);
+		}
+		env.interval = v;
 		break;
 	case OPT_CLOCK:
 		if (!strcmp(arg, "precise"))
@@ -520,6 +558,16 @@ static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[
 	err = bpf_map__set_max_entries(obj->maps.events, env.ringbuf_size);
 	if (err)
 		return err;
+	/* The collision maps cost nothing in the per-name mode (one entry each). */
+	obj->rodata->collisions = env.collisions;
+	err = bpf_map__set_max_entries(obj->maps.coll_table, env.collisions ? env.table_size : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.coll_members, !env.collisions ? 1 :
+					       env.table_size < 16384 ? env.table_size : 16384);
+	if (!err && !env.collisions)
+		err = bpf_map__set_max_entries(obj->maps.coll_dirs, 1);
+	if (err)
+		return err;
 	choose_programs(obj, fentry, st);
 	return 0;
 }
@@ -638,6 +686,22 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (ck_rec_from_event(&r, data, size))
 		return 0;
+	if ((int)r.kind == EV_COLLISION) {
+		const struct coll_event *c = data;
+
+		if (size < sizeof(*c))
+			return 0;
+		/* The fixed fields are struct event's; the names sit after the earlier name's fields. */
+		r.kind = CK_REC_COLLISION;
+		r.name_len = c->name_len > CK_REC_NAME_MAX ? CK_REC_NAME_MAX : c->name_len;
+		memcpy(r.name, c->name, r.name_len);
+		r.other_ino = c->other_ino;
+		r.other_major = c->other_major;
+		r.other_minor = c->other_minor;
+		r.other_name_len = c->other_name_len > CK_REC_NAME_MAX ? CK_REC_NAME_MAX :
+				   c->other_name_len;
+		memcpy(r.other_name, c->other_name, r.other_name_len);
+	}
 	emit(&r);
 	events_out++;
 	return 0;
@@ -654,6 +718,124 @@ static void report_drops(struct cookie_trace_bpf *obj)
 			    .lost = total - drops_reported, .lost_total = total };
 	emit(&r);
 	drops_reported = total;
+}
+
+/*
+ * --collisions: a SUMMARY per directory and width whose counts moved since
+ * the last one (all of them with `final`), from the BPF side's coll_dirs.
+ * What was sent last is kept here, so an unchanged directory stays quiet.
+ */
+struct coll_sent {
+	struct coll_dir_key k;
+	struct coll_dir_stats st;
+	__u64 seeks;
+};
+static struct coll_sent *coll_sent;
+static size_t coll_nsent, coll_cap;
+static __u64 coll_names, coll_unchecked, coll_collisions;
+
+static struct coll_sent *coll_sent_of(const struct coll_dir_key *k)
+{
+	for (size_t i = 0; i < coll_nsent; i++)
+		if (coll_sent[i].k.dev == k->dev && coll_sent[i].k.dir_ino == k->dir_ino &&
+		    coll_sent[i].k.wc == k->wc)
+			return &coll_sent[i];
+	if (coll_nsent == coll_cap) {
+		coll_cap = coll_cap ? coll_cap * 2 : 64;
+		coll_sent = ck_xrealloc(coll_sent, coll_cap * sizeof(*coll_sent));
+	}
+	memset(&coll_sent[coll_nsent], 0, sizeof(*coll_sent));
+	coll_sent[coll_nsent].k = *k;
+	coll_sent[coll_nsent].st.names = (__u64)-1;	/* never sent */
+	return &coll_sent[coll_nsent++];
+}
+
+/* This reading of coll_dirs, with each CPU's pending counts added. */
+struct coll_now {
+	struct coll_dir_key k;
+	struct coll_dir_stats st;
+};
+
+static struct coll_now *coll_now_of(struct coll_now **v, size_t *n, size_t *cap,
+				    const struct coll_dir_key *k)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].k.dev == k->dev && (*v)[i].k.dir_ino == k->dir_ino && (*v)[i].k.wc == k->wc)
+			return &(*v)[i];
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = ck_xrealloc(*v, *cap * sizeof(**v));
+	}
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].k = *k;
+	return &(*v)[(*n)++];
+}
+
+static void coll_summaries(struct cookie_trace_bpf *obj, bool final)
+{
+	static struct coll_now *now_v;
+	static size_t now_cap;
+	static struct coll_prev *prevs;
+	int fd = bpf_map__fd(obj->maps.coll_dirs), ncpu = libbpf_num_possible_cpus();
+	struct coll_dir_key k, next, *prev = NULL;
+	struct coll_dir_stats st;
+	size_t n = 0;
+	__u32 zero = 0;
+	__u64 now = monotonic_ns();
+
+	/* The map first, then the CPUs' pending counts: a count moving meanwhile is late, never twice. */
+	for (; !bpf_map_get_next_key(fd, prev, &next); prev = &k) {
+		k = next;
+		if (!bpf_map_lookup_elem(fd, &k, &st))
+			coll_now_of(&now_v, &n, &now_cap, &k)->st = st;
+	}
+	if (ncpu > 0 && !prevs)
+		prevs = ck_xcalloc(ncpu, sizeof(*prevs));	/* 8-byte multiple: the per-CPU stride */
+	if (ncpu > 0 && !bpf_map_lookup_elem(bpf_map__fd(obj->maps.coll_prev), &zero, prevs)) {
+		for (int c = 0; c < ncpu; c++) {
+			const struct coll_pending *pd = &prevs[c].pend;
+			struct coll_now *x;
+
+			if (!pd->names && !pd->distinct)
+				continue;
+			x = coll_now_of(&now_v, &n, &now_cap, &pd->k);
+			x->st.names += pd->names;
+			x->st.distinct += pd->distinct;
+		}
+	}
+	coll_names = coll_unchecked = coll_collisions = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct coll_dir_key sk;
+		struct coll_now *x = &now_v[i], *sx;
+		struct coll_sent *s;
+		__u64 seeks;
+
+		if (x->k.wc == COLL_WC_SEEKS)
+			continue;
+		st = x->st;
+		coll_names += st.names;
+		coll_unchecked += st.unchecked;
+		coll_collisions += st.collisions;
+		sk = x->k;
+		sk.wc = COLL_WC_SEEKS;
+		sx = coll_now_of(&now_v, &n, &now_cap, &sk);	/* may move now_v: x is not used below */
+		seeks = sx->st.seeks;
+		s = coll_sent_of(&now_v[i].k);
+		if (!final && s->st.names == st.names && s->st.unchecked == st.unchecked &&
+		    s->st.collisions == st.collisions && s->st.distinct == st.distinct &&
+		    s->seeks == seeks && s->st.full == st.full)
+			continue;
+		s->st = st;
+		s->seeks = seeks;
+		struct ck_rec r = { .kind = CK_REC_SUMMARY, .ts_ns = now, .dev = s->k.dev,
+				    .dir_ino = s->k.dir_ino, .bits = s->k.wc ? 63 : 31, .names = st.names,
+				    .unchecked = st.unchecked, .collisions = st.collisions,
+				    .seeks = seeks, .distinct = st.distinct > UINT32_MAX ? UINT32_MAX :
+				    (uint32_t)st.distinct,
+				    .sflags = (st.full ? CK_REC_S_FULL : 0) | (final ? CK_REC_S_FINAL : 0) };
+		emit(&r);
+		events_out++;
+	}
 }
 
 /*
@@ -684,6 +866,9 @@ static void hello_fill(struct ck_rec *r, const struct hook_state st[NHOOKS])
 		ck_rec_hello_add(r, "nfsd-only=1");
 	if (env.coarse_clock)
 		ck_rec_hello_add(r, "clock=coarse");
+	if (env.collisions)
+		ck_rec_hello_add(r, "mode=collisions table=%u interval=%ld", env.table_size,
+				 env.interval);
 	if (env.dir && ck_rec_hello_add(r, "dir=%s", env.dir))
 		fprintf(stderr, "cookie-trace: --dir %.40s... is %zu bytes, too long for the HELLO "
 			"record's %d bytes of text: the HELLO names the directory by ino=%llu only\n",
@@ -814,7 +999,7 @@ int main(int argc, char **argv)
 	struct hook_state st[NHOOKS];
 	struct btf *btf = NULL;
 	static struct ck_rec hello;	/* 1.4 KB */
-	__u64 deadline = 0;
+	__u64 deadline = 0, next_summary = 0, refused_seen = 0;
 	int err;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -906,16 +1091,39 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		report_drops(obj);
+		if (env.collisions) {
+			/* At once when the table refused a name; else every --interval. */
+			__u64 refused = __atomic_load_n(&obj->bss->coll_refused, __ATOMIC_RELAXED);
+			__u64 now = monotonic_ns();
+
+			if (refused != refused_seen || now >= next_summary) {
+				coll_summaries(obj, false);
+				refused_seen = refused;
+				next_summary = now + env.interval * 1000000000ULL;
+			}
+		}
 		fflush(out);
 		if (deadline && monotonic_ns() >= deadline)
 			break;
 	}
 	/* Drain what is left, then the last word on drops. */
 	ring_buffer__consume(rb);
+	if (env.collisions) {
+		/* Detached, the counts stop moving: the final summaries are exact. */
+		cookie_trace_bpf__detach(obj);
+		ring_buffer__consume(rb);
+	}
 	report_drops(obj);
+	if (env.collisions)
+		coll_summaries(obj, true);
 	fflush(out);
 	fprintf(stderr, "cookie-trace: %llu events written, %llu lost\n",
 		(unsigned long long)events_out, (unsigned long long)drops_reported);
+	if (env.collisions)
+		fprintf(stderr, "cookie-trace: collision mode: %llu names checked, %llu unchecked "
+			"(table full), %llu collisions%s\n", (unsigned long long)coll_names,
+			(unsigned long long)coll_unchecked, (unsigned long long)coll_collisions,
+			obj->bss->coll_dirs_full ? "; some directories not counted (too many)" : "");
 	report_bpf_stats(obj);
 	err = write_failed ? -EIO : 0;
 

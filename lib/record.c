@@ -841,6 +841,7 @@ void ck_json_bytes(FILE *f, const uint8_t *s, size_t n)
 	T(collisions,  SUMMARY,     DEC,   "collisions=") \
 	T(unchecked,   SUMMARY,     DEC,   "unchecked=") \
 	T(seeks,       SUMMARY,     DEC,   "seeks=")  \
+	T(distinct,    SUMMARY,     DEC,   "distinct=") \
 	T(sflags,      SUMMARY,     SFLAGS, "")
 #define CK_REC_SHOWN_HELLO CK_REC_SHOWN(CK_REC_HELLO)
 #define CK_REC_SHOWN_DROP  CK_REC_SHOWN(CK_REC_DROP)

@@ -86,10 +86,15 @@
  *   names       names checked against the table (each name once per pass
  *               of a reader; a name met again in a later pass is counted
  *               again but is no collision)
- *   unchecked   names not checked: the table (--collision-table) was full
+ *   unchecked   names not checked: the table (--table-size) was full
  *   collisions  COLLISION records sent for this directory and width
  *   seeks       ext4_dir_llseek calls on this directory (any width)
  *   sflags      CK_REC_S_* below
+ *   distinct    distinct names of this directory and width the table holds
+ *               (first names of their cookies, and later names that
+ *               collided): what a per-name stream's reader counts as the
+ *               directory's names, as far as the table could hold them
+ *               (was a reserved 0 until the first writer of SUMMARY)
  *
  * DROP, 24 bytes: records the kernel side could not deliver
  *   ts_ns       monotonic time the writer noticed
@@ -194,7 +199,7 @@ enum ck_rec_kind {
 	X(collisions,   40,  8, U64, NUM,    ANY)         \
 	X(seeks,        48,  8, U64, NUM,    ANY)         \
 	X(sflags,       56,  4, U32, NUM,    ANY)         \
-	X(reserved,     60,  4, PAD, NONE,   NONE)
+	X(distinct,     60,  4, U32, NUM,    ANY)
 
 #define CK_REC_DROP_FIELDS(X)                              \
 	X(ts_ns,         0,  8, U64, NUM,    ANY)         \
@@ -261,7 +266,7 @@ struct ck_rec {
 	uint16_t other_name_len;
 	uint8_t other_name[CK_REC_NAME_MAX + 1];
 	/* SUMMARY */
-	uint32_t bits, sflags;
+	uint32_t bits, sflags, distinct;
 	uint64_t names, unchecked, collisions, seeks;
 	/* DROP */
 	uint64_t lost, lost_total;

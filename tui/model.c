@@ -108,6 +108,13 @@ static int64_t dir_get(struct tm_model *m, uint32_t dev, uint64_t ino)
 
 /* ---- names and collisions */
 
+/* What a directory shows for a width: see struct tm_dir. */
+static void dir_shown(struct tm_dir *d, int wc)
+{
+	d->names[wc] = d->tracked[wc] > d->summary_names[wc] ? d->tracked[wc] : d->summary_names[wc];
+	d->cookies[wc] = d->names[wc] - d->grouped[wc];
+}
+
 /* Track a filldir's name; returns its index, or -1 (untracked). */
 static int64_t name_track(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 			  const struct ck_rec *r, int wc, double now)
@@ -126,16 +133,17 @@ static int64_t name_track(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 	}
 	if (what == CK_ADD_SEEN)
 		return idx;
-	d->names[wc]++;
+	d->tracked[wc]++;
+	if (what == CK_ADD_GROUP)
+		d->grouped[wc]++;
+	dir_shown(d, wc);
 
 	uint32_t bucket = (uint32_t)((wc == TM_W63 ? r->cookie >> 32 : r->cookie) &
 				     0x7fffffff) / (0x80000000u / TM_STRIP_BUCKETS);
 	if (m->strip[wc][bucket] < UINT32_MAX)
 		m->strip[wc][bucket]++;
-	if (what == CK_ADD_COOKIE) {
-		d->cookies[wc]++;
+	if (what == CK_ADD_COOKIE)
 		return idx;
-	}
 	/* Same cookie, different name: a collision, one new pair with each member before. */
 	const struct tm_group *g = &m->groups[m->names[idx].group - 1];
 	if (g->members == 2)
@@ -203,6 +211,13 @@ static void reader_event(struct tm_model *m, struct tm_dir *d, uint32_t dir,
 			rd->high = r->cookie;
 	} else if (r->kind == CK_REC_LLSEEK_ENTRY && r->whence == 0) {
 		uint64_t off = (uint64_t)r->offset;
+		/*
+		 * A reader the stream shows no names of (a collision stream):
+		 * its progress is the file position it seeks from, where its
+		 * reads left it.  A looping reader comes back from one place.
+		 */
+		if ((m->collision_stream || !rd->filldirs) && r->cookie > rd->high)
+			rd->high = r->cookie;
 		rd->seeks++;
 		if (off == 0) {		/* rewinddir: a new pass */
 			rd->high = 0;
@@ -277,12 +292,64 @@ static uint32_t reasons_of(const struct ck_rec *r, int wc)
 	return why;
 }
 
+/*
+ * A COLLISION: the earlier name, then the later one, as a per-name stream
+ * would have brought them (the earlier one is usually known already).  An
+ * earlier name whose bytes the writer no longer had is named by its inode.
+ */
+static void collision(struct tm_model *m, struct tm_dir *d, uint32_t dir, const struct ck_rec *r,
+		      int wc, double now)
+{
+	static struct ck_rec o;	/* 1.4 KB: not on the stack */
+
+	o = *r;
+	o.ino = r->other_ino;
+	o.major = r->other_major;
+	o.minor = r->other_minor;
+	if (r->other_name_len) {
+		o.name_len = r->other_name_len;
+		memcpy(o.name, r->other_name, r->other_name_len);
+	} else {
+		o.name_len = (uint16_t)snprintf((char *)o.name, sizeof(o.name), "?ino=%llu",
+						(unsigned long long)r->other_ino);
+	}
+	name_track(m, d, dir, &o, wc, now);
+	name_track(m, d, dir, r, wc, now);
+}
+
+/* A SUMMARY: the directory's distinct names and what its table could not check. */
+static void summary(struct tm_model *m, const struct ck_rec *r)
+{
+	int wc = r->bits == 63 ? TM_W63 : TM_W31;
+	int64_t dir;
+
+	m->collision_stream = 1;
+	m->summaries++;
+	dir = dir_get(m, r->dev, r->dir_ino);
+	if (dir < 0) {
+		m->dirs_untracked++;
+		return;
+	}
+	struct tm_dir *d = &m->dirs[dir];
+	m->unchecked += r->unchecked - d->unchecked[wc];
+	d->unchecked[wc] = r->unchecked;
+	d->checked[wc] = r->names;
+	d->summary_names[wc] = r->distinct;
+	if (r->sflags & CK_REC_S_FULL)
+		d->full |= 1u << wc;
+	d->summary_seeks = r->seeks;
+	d->seeks = d->seek_records > d->summary_seeks ? d->seek_records : d->summary_seeks;
+	dir_shown(d, wc);
+}
+
 void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 {
 	m->records++;
 	switch (r->kind) {
 	case CK_REC_HELLO:
 		m->hellos++;
+		if (r->text_len && strstr(r->text, "mode=collisions"))
+			m->collision_stream = 1;
 		{
 			size_t n = r->text_len < sizeof(m->hello) - 1 ? r->text_len : sizeof(m->hello) - 1;
 			memcpy(m->hello, r->text, n);
@@ -292,6 +359,13 @@ void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 	case CK_REC_DROP:
 		m->drops += r->lost;
 		return;
+	case CK_REC_SUMMARY:
+		summary(m, r);
+		return;
+	case CK_REC_COLLISION:
+		m->collision_stream = 1;
+		m->collisions++;
+		break;
 	case CK_REC_FILLDIR:
 	case CK_REC_LLSEEK_ENTRY:
 	case CK_REC_LLSEEK_EXIT:
@@ -316,6 +390,10 @@ void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 	d->last_seq = m->records;
 	memcpy(d->last_comm, r->comm, sizeof(d->last_comm));
 	int64_t idx = -1;
+	if (r->kind == CK_REC_COLLISION) {
+		collision(m, d, dir, r, wc, now);
+		return;		/* not a reader's progress: the reader's stream is not here */
+	}
 	if (r->kind == CK_REC_FILLDIR) {
 		m->filldirs++;
 		d->filldirs++;
@@ -323,7 +401,8 @@ void tm_ingest(struct tm_model *m, const struct ck_rec *r, double now)
 		idx = name_track(m, d, dir, r, wc, now);
 	} else if (r->kind == CK_REC_LLSEEK_ENTRY) {
 		m->seeks++;
-		d->seeks++;
+		d->seek_records++;
+		d->seeks = d->seek_records > d->summary_seeks ? d->seek_records : d->summary_seeks;
 	}
 	reader_event(m, d, dir, r, idx);
 }

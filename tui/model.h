@@ -53,6 +53,17 @@ struct tm_dir {
 	uint64_t ino;
 	uint64_t events, filldirs, seeks;
 	uint64_t names[TM_NW], cookies[TM_NW], groups[TM_NW], pairs[TM_NW];
+	/*
+	 * names and cookies above are what is shown: in a per-name stream the
+	 * names the model tracked; in a collision stream (cookie-trace
+	 * --collisions, which sends only the names that collide) the larger of
+	 * that and the last SUMMARY's distinct names.  cookies = names - the
+	 * names that joined a group (grouped).
+	 */
+	uint64_t tracked[TM_NW], grouped[TM_NW], summary_names[TM_NW];
+	uint64_t checked[TM_NW], unchecked[TM_NW]; /* the last SUMMARY's names and unchecked */
+	uint32_t full;       /* bit per width class: the writer's table was full */
+	uint64_t seek_records, summary_seeks; /* seeks = the larger: records, or the last SUMMARY's */
 	uint32_t reasons;    /* TM_R_* seen */
 	uint32_t loops;      /* readers flagged looping here */
 	uint64_t last_seq;
@@ -92,6 +103,9 @@ struct tm_model {
 	uint64_t drops;          /* lost records the writer reported */
 	uint64_t errors;         /* input problems the parser reported */
 	uint64_t names_untracked;/* filldirs of new names after the cap */
+	uint64_t collisions, summaries; /* COLLISION and SUMMARY records (cookie-trace --collisions) */
+	uint64_t unchecked;      /* names the writer's full table did not check (sum of the last SUMMARYs) */
+	int collision_stream;    /* the HELLO said mode=collisions, or such records came */
 	uint64_t dirs_untracked; /* events of new directories after the cap */
 	uint64_t first_ts, last_ts;
 	char hello[128];         /* the writer's HELLO text */

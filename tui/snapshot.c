@@ -23,9 +23,12 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 	fprintf(f, ",\"records\":%" PRIu64 ",\"events\":%" PRIu64 ",\"filldirs\":%" PRIu64
 		",\"seeks\":%" PRIu64 ",\"drops\":%" PRIu64 ",\"errors\":%" PRIu64
 		",\"names\":%u,\"names_untracked\":%" PRIu64 ",\"dirs_untracked\":%" PRIu64
-		",\"loops\":%u,\"memory_bytes\":%zu,\"hello\":",
+		",\"loops\":%u,\"collision_stream\":%s,\"collision_records\":%" PRIu64
+		",\"summaries\":%" PRIu64 ",\"unchecked\":%" PRIu64 ",\"memory_bytes\":%zu,\"hello\":",
 		m->records, m->events, m->filldirs, m->seeks, m->drops, m->errors, m->nnames,
-		m->names_untracked, m->dirs_untracked, m->loops, tm_memory(m));
+		m->names_untracked, m->dirs_untracked, m->loops,
+		m->collision_stream ? "true" : "false", m->collisions, m->summaries, m->unchecked,
+		tm_memory(m));
 	jcstr(f, m->hello);
 	fprintf(f, ",\"last_error\":");
 	jcstr(f, m->last_error);
@@ -45,9 +48,11 @@ int snapshot_json(const struct tm_model *m, const struct ui *u, FILE *f)
 				continue;
 			int bits = tm_wclass_bits(w);
 			fprintf(f, "%s\"%d\":{\"names\":%" PRIu64 ",\"cookies\":%" PRIu64 ",\"groups\":%" PRIu64
-				",\"pairs\":%" PRIu64 ",\"expected_pairs\":%.6g,\"p_any\":%.6g}",
+				",\"pairs\":%" PRIu64 ",\"expected_pairs\":%.6g,\"p_any\":%.6g"
+				",\"unchecked\":%" PRIu64 ",\"full\":%s}",
 				first ? "" : ",", bits, d->names[w], d->cookies[w], d->groups[w], d->pairs[w],
-				tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits));
+				tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits),
+				d->unchecked[w], d->full & (1u << w) ? "true" : "false");
 			first = 0;
 		}
 		fprintf(f, "}}");

@@ -24,7 +24,7 @@ help:
 	@echo "  make exercise LAB=NN                      lab NN's exercise skeleton into work/NN/; lab-check then grades it (KIT=1: the kit)"
 	@echo "  make solution LAB=NN                      the exercise's reference solution into work/NN/"
 	@echo "  make kernel [KERNEL=VARIANT]              build the patched kernel(s) into the cache"
-	@echo "      VARIANT: before, after (default), stock, fd32, pers32 (kernel/series)"
+	@echo "      VARIANT: before, after (default), stock, fd32, pers32, mine (KERNEL_MINE_PATCH=FILE) (kernel/series)"
 	@echo "  make tools bpf tui                        the commands into build/bin (i386 probes: build/bin32)"
 	@echo "  make rootfs disks                         guest image and lab disks (cached)"
 	@echo "  make man                                  man pages into build/man/man1 (man -l build/man/man1/cookie-top.1)"

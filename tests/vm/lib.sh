@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the VM tests and (through labs/lib.sh) the labs' checks: boot a
-# variant in command mode, fail loudly.  A VM test that cannot boot fails; it
+# Shared by the VM tests and (through labs/lib.sh) the labs' checks: run a
+# command in a guest of a variant (a session's, or one booted for it), fail
+# loudly.  A VM test that cannot boot fails; it
 # never skips.  fail/pass/$rc, json_field and free_port: tests/lib.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 VMRUN_TIMEOUT=${VMRUN_TIMEOUT:-600}
@@ -94,7 +95,7 @@ vm_stop() {
 }
 
 # lab_check ARGS...: labs/lab-check's report on stdout.  Its stderr (the
-# "(booting ...)" lines, and vm/run's notes when a boot times out, panics or
+# "(on the ... kernel)" lines, and vm/run's notes when a guest times out, panics or
 # reports no status) goes to the test log with a "[vm/run]" prefix for the
 # vm/run lines only, so an empty guest output can be told from a slow one.
 lab_check() {

@@ -5,8 +5,9 @@
 #   PASS step N: what was expected
 #   FAIL step N: what was expected — what was seen instead
 # and the check ends with "lab NN: P passed, F failed"; lab-check exits 1 if
-# any step failed.  Guest work runs in command mode through vm/run, one boot
-# per batch of commands, so a check costs a few boots, not one per step.
+# any step failed.  Guest work runs through tests/vm/lib.sh's vm, one guest
+# command per batch of commands, in lab-check's session (vm/session: one boot
+# per kernel variant for the whole check).
 #
 # LAB_KERNEL (make lab-check ... KERNEL=X, or lab-check --kernel X) forces
 # every boot of the check onto variant X, whatever the step asks for.  That is
@@ -18,11 +19,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/lib.sh"
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 lab_pass=0 lab_fail=0 lab_step=0
 
-# guest VARIANT CMD...: run CMD in a fresh guest of VARIANT (or LAB_KERNEL),
-# no gdbstub.  Output on stdout; returns CMD's status (124 timeout, 125 panic).
+# guest VARIANT CMD...: run CMD in a fresh or freshly reset guest of VARIANT
+# (or LAB_KERNEL): tests/vm/lib.sh's vm, in lab-check's session.  No gdbstub.
+# Output on stdout; returns CMD's status (124 timeout, 125 panic).
 guest() {
 	local variant=${LAB_KERNEL:-$1}; shift
-	echo "  (booting the '$variant' kernel)" >&2
+	echo "  (on the '$variant' kernel)" >&2
 	VMRUN_TIMEOUT=$LAB_TIMEOUT vm "$variant" "$@"
 }
 

@@ -1,15 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the VM tests and (through labs/lib.sh) the labs' checks: boot a
-# variant in command mode, fail loudly.  A VM test that cannot boot fails; it
+# Shared by the VM tests and (through labs/lib.sh) the labs' checks: run a
+# command in a guest of a variant (a session's, or one booted for it), fail
+# loudly.  A VM test that cannot boot fails; it
 # never skips.  fail/pass/$rc, json_field and free_port: tests/lib.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 VMRUN_TIMEOUT=${VMRUN_TIMEOUT:-600}
 
 # vm VARIANT CMD...: run CMD in the guest, no gdbstub; prints its output,
-# returns its exit status (vm/run's on panic/timeout).
+# returns its exit status (vm/run's on panic/timeout: 124, 125).  Inside a
+# session (CK_SESSION_DIR, set by tests/run and labs/lab-check: vm/session)
+# the command runs in the session's guest of VARIANT, booted once and reset
+# between commands; else (or with VM_SESSION=0) in a guest booted for it.
 vm() {
 	local variant=$1; shift
-	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" -- "$@"
+	if [ -n "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ]; then
+		"$top/vm/session" run --kernel "$variant" --timeout "$VMRUN_TIMEOUT" -- "$@"
+	else
+		"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" -- "$@"
+	fi
+}
+
+# session_begin: a vm/session of our own for this process and the ones it
+# starts, unless one is already running (CK_SESSION_DIR) or VM_SESSION=0;
+# session_end stops the one session_begin started (call it from an EXIT trap).
+session_begin() {
+	[ -z "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ] || return 0
+	CK_SESSION_DIR=$("$top/vm/session" start --owner $$) || return 0
+	export CK_SESSION_DIR
+	session_own=$CK_SESSION_DIR
+}
+session_end() {
+	[ -n "${session_own:-}" ] || return 0
+	"$top/vm/session" stop ${1:+"$@"} "$session_own"
+	session_own=
 }
 
 # vm_share_run VARIANT DIR CMD...: the same, with the host directory DIR
@@ -72,7 +95,7 @@ vm_stop() {
 }
 
 # lab_check ARGS...: labs/lab-check's report on stdout.  Its stderr (the
-# "(booting ...)" lines, and vm/run's notes when a boot times out, panics or
+# "(on the ... kernel)" lines, and vm/run's notes when a guest times out, panics or
 # reports no status) goes to the test log with a "[vm/run]" prefix for the
 # vm/run lines only, so an empty guest output can be told from a slow one.
 lab_check() {

@@ -10,7 +10,8 @@
 BPF_OUT      := $(BUILD)/bpf
 BPF_VMLINUX  := $(BUILD)/kernel/after/vmlinux
 BPF_CLANG    ?= clang
-BPF_CFLAGS   := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -I$(BPF_OUT) -I$(TOP)/bpf
+# -mcpu=v3: the collision table's compare-and-exchange and fetch-and-add (kernels >= 5.12).
+BPF_CFLAGS   := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -I$(BPF_OUT) -I$(TOP)/bpf
 BPF_HOSTCC   ?= gcc
 BPF_HOSTFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -I$(BPF_OUT) -I$(TOP)/bpf -I$(TOP)/lib
 # Debian ships libbpf.a and libelf.a; libelf needs only zlib (checked with readelf -d).

@@ -262,8 +262,9 @@ static __always_inline struct event *reserve_named(__u32 len, const char *name)
  * identity is a name read again (a later pass, another reader): nothing; a
  * different identity is a collision, unless coll_members already holds it
  * (a later member of a group, met again in a later pass).  Only a new
- * collision reaches the ring.  When coll_table is full a new cookie is
- * counted as unchecked (coll_dirs), and the loader says so in-band.
+ * collision reaches the ring.  When coll_table holds --table-size cookies a
+ * new cookie is counted as unchecked (coll_dirs), and the loader says so
+ * in-band.
  *
  * The earlier name's bytes: the BPF side keeps no names (a copy per name
  * would cost more than the record it saves), only where the name was.  In
@@ -274,19 +275,44 @@ static __always_inline struct event *reserve_named(__u32 len, const char *name)
  * read only if the fname there still has the identity recorded; if not,
  * the record carries the earlier name's inode and hashes without its bytes.
  */
-/* struct coll_key, coll_val, coll_prev: cookie-trace.h (the loader reads coll_prev). */
+/* struct coll_key, coll_val, coll_prev, coll_slot: cookie-trace.h. */
 struct coll_member {
 	struct coll_key k;
 	__u64 ino;
 	__u32 minor;
 	__u32 name_len;
 };
+/*
+ * coll_table: an open-addressing table in an array (its lookups are inlined
+ * by the verifier: no helper call, no jhash per name), of 2^coll_slot_bits
+ * slots, at least twice --table-size.  A cookie's first slot comes from its
+ * leading 31 bits (plus a per-directory offset), not from a mixing hash: a
+ * pass reads names in hash order, so consecutive names land in consecutive
+ * slots and the walk touches the table's memory in order, which keeps the
+ * (emulated) TLB and the caches warm.  Linear probing over COLL_PROBES slots;
+ * a cookie whose slots are all taken by others goes to coll_spill, a hash
+ * map.  A slot is claimed with a compare-and-exchange (state 0 -> 1), filled,
+ * and published (state 2); a reader that meets a slot being filled cannot
+ * tell whose it is, and counts its name unchecked (two CPUs inserting into
+ * the same slot within a few instructions of each other).
+ */
+#define COLL_PROBES	16
+const volatile __u32 coll_slot_bits = 1;	/* the loader sets both */
+const volatile __u64 coll_capacity = 0;		/* --table-size: cookies held, slots + spill */
+__u64 coll_used = 0;				/* cookies held */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);		/* the loader: 2^coll_slot_bits */
+	__type(key, __u32);
+	__type(value, struct coll_slot);
+} coll_table SEC(".maps");
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 131072);	/* the loader's --table-size overrides */
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* rarely more than a few entries */
+	__uint(max_entries, 1);		/* the loader: --table-size */
 	__type(key, struct coll_key);
 	__type(value, struct coll_val);
-} coll_table SEC(".maps");
+} coll_spill SEC(".maps");
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -366,6 +392,7 @@ static __always_inline __u32 coll_read_name(unsigned char *dst, const struct col
 	    BPF_CORE_READ(f, minor_hash) != v->minor || BPF_CORE_READ(f, hash) != v->major ||
 	    len == 0 || len >= NAME_LEN)
 		return 0;
+	barrier_var(len);	/* else clang drops the mask as a no-op, and the verifier the bound */
 	if (bpf_probe_read_kernel(dst, len & (NAME_LEN - 1), (const void *)v->name))
 		return 0;
 	return len;
@@ -405,6 +432,88 @@ static __always_inline void coll_emit(struct file *file, const struct coll_key *
 	bpf_ringbuf_submit(e, 0);
 }
 
+enum { COLL_NEW, COLL_FOUND, COLL_REFUSED, COLL_BUSY };
+
+/* The slot where a cookie's probe starts: its leading bits, turned by the directory's. */
+static __always_inline __u32 coll_slot0(const struct coll_key *k)
+{
+	__u64 c31 = k->wc ? k->cookie >> 32 : k->cookie;	/* major >> 1 either way */
+	__u64 dir = (k->dir_ino ^ ((__u64)k->dev << 32) ^ k->wc) * 0x9e3779b97f4a7c15ULL;
+	__u32 shift = 64 - (coll_slot_bits & 31);
+
+	return (__u32)((c31 << 33) >> shift) + (__u32)(dir >> shift);
+}
+
+static __always_inline bool coll_key_eq(const struct coll_key *a, const struct coll_key *b)
+{
+	return a->cookie == b->cookie && a->dir_ino == b->dir_ino && a->dev == b->dev &&
+	       a->wc == b->wc;
+}
+
+/*
+ * Find k, or put it there with value me (COLL_NEW).  COLL_FOUND: *vp is the
+ * value of the first name that had it.  COLL_REFUSED: the table holds
+ * --table-size cookies already (or the spill map said no).  COLL_BUSY:
+ * another CPU is filling one of the slots in the way.
+ */
+static __always_inline int coll_find(const struct coll_key *k, const struct coll_val *me,
+				     struct coll_val **vp)
+{
+	__u32 mask = (1U << (coll_slot_bits & 31)) - 1, i0 = coll_slot0(k), idx;
+	struct coll_slot *s;
+	struct coll_val *v;
+	__u64 state;
+	long err;
+
+	for (__u32 i = 0; i < COLL_PROBES; i++) {
+		idx = (i0 + i) & mask;
+		s = bpf_map_lookup_elem(&coll_table, &idx);
+		if (!s)
+			return COLL_REFUSED;	/* cannot happen: idx is masked */
+		state = *(volatile __u64 *)&s->state;
+		if (state == 2) {
+			if (!coll_key_eq(&s->k, k))
+				continue;
+			*vp = &s->v;
+			return COLL_FOUND;
+		}
+		if (state != 0)
+			return COLL_BUSY;
+		if (*(volatile __u64 *)&coll_used >= coll_capacity)
+			return COLL_REFUSED;
+		if (__sync_val_compare_and_swap(&s->state, 0, 1) != 0)
+			return COLL_BUSY;	/* another CPU took it just now */
+		if (__sync_fetch_and_add(&coll_used, 1) >= coll_capacity) {
+			__sync_lock_test_and_set(&s->state, 0);
+			return COLL_REFUSED;
+		}
+		s->k = *k;
+		s->v = *me;
+		__sync_lock_test_and_set(&s->state, 2);	/* an exchange: ordered after the fill */
+		return COLL_NEW;
+	}
+	/* Its COLL_PROBES slots hold other cookies (and always will: nothing leaves). */
+	v = bpf_map_lookup_elem(&coll_spill, k);
+	if (v) {
+		*vp = v;
+		return COLL_FOUND;
+	}
+	if (*(volatile __u64 *)&coll_used >= coll_capacity)
+		return COLL_REFUSED;
+	err = bpf_map_update_elem(&coll_spill, k, me, BPF_NOEXIST);
+	if (err == -EEXIST) {		/* another CPU put it there first */
+		v = bpf_map_lookup_elem(&coll_spill, k);
+		if (!v)
+			return COLL_BUSY;
+		*vp = v;
+		return COLL_FOUND;
+	}
+	if (err)
+		return COLL_REFUSED;
+	__sync_fetch_and_add(&coll_used, 1);
+	return COLL_NEW;
+}
+
 /* One name a reader was given: check its cookie against the table. */
 static __always_inline void coll_name(struct file *file, const struct ident *id, __u64 pos,
 				      const char *name, __u32 len, __u64 ino, __u32 major,
@@ -418,29 +527,34 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 	struct coll_member mk;
 	struct coll_val other;
 	struct coll_prev *p;
-	struct coll_val *v;
+	struct coll_val *v = NULL;
 	__u32 zero = 0, one = 1;
-	long err;
 
 	p = bpf_map_lookup_elem(&coll_prev, &zero);
 	if (!p)
 		return;		/* cannot happen: a per-CPU array of one */
 	coll_pend_to(p, id->dev, id->dir_ino, k.wc);
-	v = bpf_map_lookup_elem(&coll_table, &k);
-	if (!v) {
-		err = bpf_map_update_elem(&coll_table, &k, &me, BPF_NOEXIST);
-		if (!err || err == -EEXIST) {	/* EEXIST: another CPU put it there first */
-			p->pend.names++;
-			if (!err)
-				p->pend.distinct++;
-		} else {
-			__sync_fetch_and_add(&coll_refused, 1);
-			st = coll_stats(id->dev, id->dir_ino, k.wc);
-			if (st) {
-				__sync_fetch_and_add(&st->unchecked, 1);
-				st->full = 1;
-			}
+	switch (coll_find(&k, &me, &v)) {
+	case COLL_NEW:
+		p->pend.names++;
+		p->pend.distinct++;
+		goto out;
+	case COLL_FOUND:
+		if (v)
+			break;
+		goto out;		/* cannot happen: found sets v */
+	case COLL_REFUSED:
+		__sync_fetch_and_add(&coll_refused, 1);
+		st = coll_stats(id->dev, id->dir_ino, k.wc);
+		if (st) {
+			__sync_fetch_and_add(&st->unchecked, 1);
+			st->full = 1;
 		}
+		goto out;
+	default:	/* COLL_BUSY: counted unchecked, the table is not full */
+		st = coll_stats(id->dev, id->dir_ino, k.wc);
+		if (st)
+			__sync_fetch_and_add(&st->unchecked, 1);
 		goto out;
 	}
 	p->pend.names++;

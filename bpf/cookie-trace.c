@@ -92,9 +92,9 @@ const char argp_program_doc[] =
 "--collisions: the kernel side keeps each directory's cookies (per width) in a\n"
 "table of --table-size entries and sends only collisions (both names), seeks\n"
 "and, every --interval and at exit, a SUMMARY per directory and width (names\n"
-"checked, distinct names, collisions, seeks; FULL and the unchecked count when\n"
-"the table was full).  cookie-groups and cookie-top read it like the per-name\n"
-"stream.\n"
+"checked, distinct names, collisions, seeks; FULL when the table was full, and\n"
+"the names not checked: past a full table, or racing another CPU's insert into\n"
+"the same slot).  cookie-groups and cookie-top read it like the per-name stream.\n"
 "\n"
 "Stop with Ctrl-C or SIGTERM: the ring buffer is drained and the totals go\n"
 "to stderr.  Lost events are reported in-band (a DROP record / line).\n"
@@ -132,7 +132,8 @@ static const struct argp_option opts[] = {
 	{ "collisions", OPT_COLLISIONS, NULL, 0, "Collision mode: no record per name; only collisions "
 	  "(both names), seeks and per-directory summaries", 0 },
 	{ "table-size", OPT_TABLE, "N", 0, "--collisions: cookies the kernel-side table holds, all "
-	  "directories together (16..16M, K/M suffix; default 128K); past it, names are counted "
+	  "directories together (16..16M, K/M suffix; default 128K, 16 MiB of kernel memory; "
+	  "128 bytes a cookie, rounded up to a power of two); past it, names are counted "
 	  "unchecked and the summaries say FULL", 0 },
 	{ "interval", OPT_INTERVAL, "SEC", 0, "--collisions: seconds between summaries of the "
 	  "directories whose counts changed (default 1; one more for each at exit)", 0 },
@@ -535,6 +536,22 @@ static void choose_programs(struct cookie_trace_bpf *obj, const bool fentry[NHOO
 	}
 }
 
+/* coll_table's slots: at least twice the cookies, a power of two (the BPF side masks). */
+static unsigned coll_slot_bits(__u32 table_size)
+{
+	unsigned bits = 1;
+
+	while ((1ULL << bits) < 2ULL * table_size)
+		bits++;
+	return bits;
+}
+
+/* What the kernel allocates for it at load (coll_spill takes memory only when used). */
+static __u64 coll_table_bytes(__u32 table_size)
+{
+	return (__u64)sizeof(struct coll_slot) << coll_slot_bits(table_size);
+}
+
 static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[NHOOKS],
 			      struct hook_state st[NHOOKS])
 {
@@ -560,7 +577,12 @@ static int open_and_configure(struct cookie_trace_bpf **objp, const bool fentry[
 		return err;
 	/* The collision maps cost nothing in the per-name mode (one entry each). */
 	obj->rodata->collisions = env.collisions;
-	err = bpf_map__set_max_entries(obj->maps.coll_table, env.collisions ? env.table_size : 1);
+	obj->rodata->coll_capacity = env.table_size;
+	obj->rodata->coll_slot_bits = env.collisions ? coll_slot_bits(env.table_size) : 1;
+	err = bpf_map__set_max_entries(obj->maps.coll_table, 1U << obj->rodata->coll_slot_bits);
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.coll_spill,
+					       env.collisions ? env.table_size : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.coll_members, !env.collisions ? 1 :
 					       env.table_size < 16384 ? env.table_size : 16384);
@@ -625,6 +647,10 @@ static int load_and_attach(struct cookie_trace_bpf **objp, struct hook_state st[
 	fprintf(stderr, "cookie-trace: failed to load or attach the BPF programs: %s\n"
 		"  libbpf: %s\n  (run as root; cookie-trace --doctor says what is missing)\n",
 		strerror(-err), last_libbpf_msg);
+	if (env.collisions && (err == -ENOMEM || err == -E2BIG))
+		fprintf(stderr, "  (--collisions: the table for --table-size %u takes %llu MiB of "
+			"kernel memory; a smaller --table-size fits)\n", env.table_size,
+			(unsigned long long)coll_table_bytes(env.table_size) >> 20);
 	return err;
 }
 

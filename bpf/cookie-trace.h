@@ -98,7 +98,7 @@ struct coll_pending {
 	__u64 names;
 	__u64 distinct;
 };
-/* The collision table's key and value, and a CPU's last name (the BPF side's coll_prev). */
+/* The collision table's key, value and slot, and a CPU's last name (the BPF side's coll_prev). */
 struct coll_key {
 	__u64 dir_ino;
 	__u64 cookie;
@@ -112,6 +112,12 @@ struct coll_val {
 	__u32 minor;
 	__u32 name_len;
 	__u32 pad;
+};
+/* A slot of the BPF side's coll_table: state 0 empty, 1 being filled, 2 holds k and v. */
+struct coll_slot {
+	struct coll_key k;
+	struct coll_val v;
+	__u64 state;
 };
 struct coll_prev {
 	struct coll_key k;

@@ -1145,11 +1145,18 @@ int main(int argc, char **argv)
 	fflush(out);
 	fprintf(stderr, "cookie-trace: %llu events written, %llu lost\n",
 		(unsigned long long)events_out, (unsigned long long)drops_reported);
-	if (env.collisions)
+	if (env.collisions) {
+		/* Unchecked: refused by a full table, or a slot another CPU was filling. */
+		unsigned long long full = obj->bss->coll_refused;
+
 		fprintf(stderr, "cookie-trace: collision mode: %llu names checked, %llu unchecked "
-			"(table full), %llu collisions%s\n", (unsigned long long)coll_names,
-			(unsigned long long)coll_unchecked, (unsigned long long)coll_collisions,
+			"(%llu past a full table, %llu racing another CPU's insert), %llu "
+			"collisions%s\n", (unsigned long long)coll_names,
+			(unsigned long long)coll_unchecked, full,
+			coll_unchecked > full ? (unsigned long long)coll_unchecked - full : 0ULL,
+			(unsigned long long)coll_collisions,
 			obj->bss->coll_dirs_full ? "; some directories not counted (too many)" : "");
+	}
 	report_bpf_stats(obj);
 	err = write_failed ? -EIO : 0;
 

@@ -294,10 +294,11 @@ struct coll_member {
  * map.  A slot is claimed with a compare-and-exchange (state 0 -> 1), filled,
  * and published (state 2).  A reader that meets a slot being filled (or
  * loses the race to claim it, often to another reader of the same name)
- * probes once more from the start, by which time the few instructions of
- * the fill are usually done; if the slot is still being filled it cannot
- * tell whose it is, and counts its name unchecked.  (A loop that waited on
- * the slot made the verifier give up: the probe loop sits in the chain loop.)
+ * cannot tell whose it is, and counts its name unchecked.  Waiting for the
+ * fill (a loop on the slot, a second probe, or comparing the slot after a
+ * lost claim) made the unfiltered fexit program too complex for the
+ * verifier (E2BIG: the probe loop sits in the chain loop), and the loader
+ * fell back to kprobes.
  */
 #define COLL_PROBES	16
 const volatile __u32 coll_slot_bits = 1;	/* the loader sets both */
@@ -474,29 +475,26 @@ static __always_inline int coll_find(const struct coll_key *k, const struct coll
 		if (!s)
 			return COLL_REFUSED;	/* cannot happen: idx is masked */
 		state = *(volatile __u64 *)&s->state;
-		if (state == 0) {
-			if (*(volatile __u64 *)&coll_used >= coll_capacity)
-				return COLL_REFUSED;
-			state = __sync_val_compare_and_swap(&s->state, 0, 1);
-			if (state == 0) {
-				if (__sync_fetch_and_add(&coll_used, 1) >= coll_capacity) {
-					__sync_lock_test_and_set(&s->state, 0);
-					return COLL_REFUSED;
-				}
-				s->k = *k;
-				s->v = *me;
-				/* An exchange: ordered after the fill. */
-				__sync_lock_test_and_set(&s->state, 2);
-				return COLL_NEW;
-			}
-			/* Another CPU claimed it just now (often for this very cookie). */
+		if (state == 2) {
+			if (!coll_key_eq(&s->k, k))
+				continue;
+			*vp = &s->v;
+			return COLL_FOUND;
 		}
-		if (state != 2)
-			return COLL_BUSY;	/* being filled: the caller looks once more */
-		if (!coll_key_eq(&s->k, k))
-			continue;
-		*vp = &s->v;
-		return COLL_FOUND;
+		if (state != 0)
+			return COLL_BUSY;
+		if (*(volatile __u64 *)&coll_used >= coll_capacity)
+			return COLL_REFUSED;
+		if (__sync_val_compare_and_swap(&s->state, 0, 1) != 0)
+			return COLL_BUSY;	/* another CPU took it just now */
+		if (__sync_fetch_and_add(&coll_used, 1) >= coll_capacity) {
+			__sync_lock_test_and_set(&s->state, 0);
+			return COLL_REFUSED;
+		}
+		s->k = *k;
+		s->v = *me;
+		__sync_lock_test_and_set(&s->state, 2);	/* an exchange: ordered after the fill */
+		return COLL_NEW;
 	}
 	/* Its COLL_PROBES slots hold other cookies (and always will: nothing leaves). */
 	v = bpf_map_lookup_elem(&coll_spill, k);
@@ -535,16 +533,12 @@ static __always_inline void coll_name(struct file *file, const struct ident *id,
 	struct coll_prev *p;
 	struct coll_val *v = NULL;
 	__u32 zero = 0, one = 1;
-	int r;
 
 	p = bpf_map_lookup_elem(&coll_prev, &zero);
 	if (!p)
 		return;		/* cannot happen: a per-CPU array of one */
 	coll_pend_to(p, id->dev, id->dir_ino, k.wc);
-	r = coll_find(&k, &me, &v);
-	if (r == COLL_BUSY)
-		r = coll_find(&k, &me, &v);
-	switch (r) {
+	switch (coll_find(&k, &me, &v)) {
 	case COLL_NEW:
 		p->pend.names++;
 		p->pend.distinct++;

@@ -86,7 +86,8 @@
  *   names       names checked against the table (each name once per pass
  *               of a reader; a name met again in a later pass is counted
  *               again but is no collision)
- *   unchecked   names not checked: the table (--table-size) was full
+ *   unchecked   names not checked: the table (--table-size) was full, or
+ *               (without CK_REC_S_FULL) the name raced another CPU's insert
  *   collisions  COLLISION records sent for this directory and width
  *   seeks       ext4_dir_llseek calls on this directory (any width)
  *   sflags      CK_REC_S_* below

@@ -335,8 +335,10 @@ static void summary(struct tm_model *m, const struct ck_rec *r)
 	d->unchecked[wc] = r->unchecked;
 	d->checked[wc] = r->names;
 	d->summary_names[wc] = r->distinct;
-	if (r->sflags & CK_REC_S_FULL)
+	if (r->sflags & CK_REC_S_FULL) {
 		d->full |= 1u << wc;
+		m->table_full = 1;
+	}
 	d->summary_seeks = r->seeks;
 	d->seeks = d->seek_records > d->summary_seeks ? d->seek_records : d->summary_seeks;
 	dir_shown(d, wc);

@@ -104,7 +104,8 @@ struct tm_model {
 	uint64_t errors;         /* input problems the parser reported */
 	uint64_t names_untracked;/* filldirs of new names after the cap */
 	uint64_t collisions, summaries; /* COLLISION and SUMMARY records (cookie-trace --collisions) */
-	uint64_t unchecked;      /* names the writer's full table did not check (sum of the last SUMMARYs) */
+	uint64_t unchecked;      /* names the writer did not check (sum of the last SUMMARYs) */
+	int table_full;          /* a SUMMARY said FULL: the writer's table refused names */
 	int collision_stream;    /* the HELLO said mode=collisions, or such records came */
 	uint64_t dirs_untracked; /* events of new directories after the cap */
 	uint64_t first_ts, last_ts;

@@ -469,15 +469,18 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 		d->loops, dir_width(d), why);
 	for (int w = 0; w < TM_NW; w++) {
 		int bits = tm_wclass_bits(w);
-		char full[24] = "";
-		if (d->full & (1u << w))
-			snprintf(full, sizeof(full), "%" PRIu64, d->unchecked[w]);
+		char full[48] = "";
+		/* Unchecked: past a full table, or (without FULL) racing another CPU's insert. */
+		if (d->unchecked[w])
+			snprintf(full, sizeof(full), "%s%" PRIu64, d->full & (1u << w) ?
+				 "; table FULL, unchecked " : "; unchecked ", d->unchecked[w]);
+		else if (d->full & (1u << w))
+			snprintf(full, sizeof(full), "; table FULL");
 		cprintf(c, p->y + 2 + w, p->x, p->w, d->pairs[w] ? AT_WARN : 0,
 			"%d-bit cookies: %" PRIu64 " names, %" PRIu64 " distinct cookies, %" PRIu64
-			" groups, %" PRIu64 " pairs; by chance %.3g pairs expected, P(>=1) %.3g%s%s",
+			" groups, %" PRIu64 " pairs; by chance %.3g pairs expected, P(>=1) %.3g%s",
 			bits, d->names[w], d->cookies[w], d->groups[w], d->pairs[w],
-			tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits),
-			d->full & (1u << w) ? "; table FULL, unchecked " : "", full);
+			tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits), full);
 	}
 
 	/* this directory's strip */
@@ -574,11 +577,12 @@ void render_status(const struct tm_model *m, const struct ui *u, const struct la
 	int run_w = (int)strlen(run) + 2;
 	cprintf(c, s->y, s->x, s->w - run_w, AT_REV,
 		" cookie-top | %s (%s) | %s rec, %s/s | names %u%s | dirs %u | drops %" PRIu64
-		" | errors %" PRIu64 " | loops %u%s%s%s",
+		" | errors %" PRIu64 " | loops %u%s%s%s%s",
 		u->source, u->state, rec, rate, m->nnames, m->names_untracked ? "+" : "",
 		m->ndirs, m->drops, m->errors, m->loops,
 		m->collision_stream ? " | collision stream" : "",
-		m->unchecked ? ", table FULL, unchecked " : "", m->unchecked ? unchecked : "");
+		m->table_full ? ", table FULL" : "", m->unchecked ? ", unchecked " : "",
+		m->unchecked ? unchecked : "");
 	cprintf(c, s->y, s->x + s->w - run_w, run_w, AT_REV | AT_BOLD | (u->paused ? AT_WARN : 0),
 		" %s ", run);
 	const struct rect *k = &l->pane[PANE_KEYS];

@@ -647,7 +647,8 @@ static int load_and_attach(struct cookie_trace_bpf **objp, struct hook_state st[
 	fprintf(stderr, "cookie-trace: failed to load or attach the BPF programs: %s\n"
 		"  libbpf: %s\n  (run as root; cookie-trace --doctor says what is missing)\n",
 		strerror(-err), last_libbpf_msg);
-	if (env.collisions && (err == -ENOMEM || err == -E2BIG))
+	/* (Not E2BIG: that is also the verifier's "too complex".) */
+	if (env.collisions && err == -ENOMEM)
 		fprintf(stderr, "  (--collisions: the table for --table-size %u takes %llu MiB of "
 			"kernel memory; a smaller --table-size fits)\n", env.table_size,
 			(unsigned long long)coll_table_bytes(env.table_size) >> 20);

@@ -6,7 +6,8 @@
  * detector, the birthday expectation, bounded memory, the tail ageing out
  * while counts stay exact, a frame of a hostile name rendered safely, and
  * rendering as a function of its inputs (what a frame showed comes back
- * explicitly, a second render of the same inputs draws the same frame).
+ * explicitly, a second render of the same inputs draws the same frame), and
+ * unchecked names told apart from a full table.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -347,6 +348,56 @@ static void test_render_pure(void)
 	done(m);
 }
 
+/* A status line, wide enough that nothing is cut, as one string. */
+static void status_line(const struct tm_model *m, char *out, size_t size)
+{
+	struct canvas c = { 0 };
+	struct render_cache rc = { 0 };
+	struct render_shown sh;
+	struct layout l;
+	struct ui u;
+
+	render_ui_init(&u);
+	snprintf(u.source, sizeof(u.source), "test");
+	canvas_resize(&c, 24, 200);
+	layout_compute(24, 200, LAYOUT_MAIN, &l);
+	render_frame(m, &u, &l, &rc, &c, &sh);
+	snprintf(out, size, "%.200s", c.ch);
+	canvas_free(&c);
+	render_cache_free(&rc);
+}
+
+static void summary(struct tm_model *m, uint32_t sflags, uint64_t names, uint64_t unchecked)
+{
+	struct ck_rec r = base(0, 60);
+
+	r.kind = CK_REC_SUMMARY;
+	r.bits = 63;
+	r.sflags = sflags;
+	r.names = names;
+	r.distinct = names;
+	r.unchecked = unchecked;
+	tm_ingest(m, &r, 0);
+}
+
+/* Unchecked names without FULL (racing another CPU's insert) are not a full table. */
+static void test_unchecked(void)
+{
+	struct tm_model *m = fresh(0);
+	char line[256];
+
+	summary(m, 0, 100, 3);
+	status_line(m, line, sizeof(line));
+	CHECK(m->unchecked == 3 && !m->table_full && strstr(line, "unchecked 3") &&
+	      !strstr(line, "FULL"), "3 unchecked without FULL: \"unchecked 3\", no \"table FULL\"");
+	summary(m, CK_REC_S_FULL, 100, 8);
+	status_line(m, line, sizeof(line));
+	CHECK(m->unchecked == 8 && m->table_full && strstr(line, "table FULL, unchecked 8"),
+	      "then a FULL summary with 8: \"table FULL, unchecked 8\" (%llu)",
+	      (unsigned long long)m->unchecked);
+	done(m);
+}
+
 int main(void)
 {
 	test_groups();
@@ -357,6 +408,7 @@ int main(void)
 	test_hostile_name();
 	test_empty_name();
 	test_render_pure();
+	test_unchecked();
 	printf(failed ? "model: FAILED\n" : "model: all checks passed\n");
 	return failed;
 }

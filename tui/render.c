@@ -469,18 +469,18 @@ static void render_dir(const struct tm_model *m, const struct ui *u, const struc
 		d->loops, dir_width(d), why);
 	for (int w = 0; w < TM_NW; w++) {
 		int bits = tm_wclass_bits(w);
-		char full[48] = "";
+		char tail[48] = "";
 		/* Unchecked: past a full table, or (without FULL) racing another CPU's insert. */
 		if (d->unchecked[w])
-			snprintf(full, sizeof(full), "%s%" PRIu64, d->full & (1u << w) ?
+			snprintf(tail, sizeof(tail), "%s%" PRIu64, d->full & (1u << w) ?
 				 "; table FULL, unchecked " : "; unchecked ", d->unchecked[w]);
 		else if (d->full & (1u << w))
-			snprintf(full, sizeof(full), "; table FULL");
+			snprintf(tail, sizeof(tail), "; table FULL");
 		cprintf(c, p->y + 2 + w, p->x, p->w, d->pairs[w] ? AT_WARN : 0,
 			"%d-bit cookies: %" PRIu64 " names, %" PRIu64 " distinct cookies, %" PRIu64
 			" groups, %" PRIu64 " pairs; by chance %.3g pairs expected, P(>=1) %.3g%s",
 			bits, d->names[w], d->cookies[w], d->groups[w], d->pairs[w],
-			tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits), full);
+			tm_birthday_pairs(d->names[w], bits), tm_birthday_p(d->names[w], bits), tail);
 	}
 
 	/* this directory's strip */

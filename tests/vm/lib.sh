@@ -98,13 +98,24 @@ vm_stop() {
 # "(on the ... kernel)" lines, and vm/run's notes when a guest times out, panics or
 # reports no status) goes to the test log with a "[vm/run]" prefix for the
 # vm/run lines only, so an empty guest output can be told from a slow one.
+# The check's stderr (boot notes, gdb's output when a step fails) goes to the
+# file $lab_err when the caller set it (lab_runs, to show it when a run goes
+# wrong), else to a temporary file removed here.
+lab_err=
 lab_check() {
-	local err st
-	err=$(mktemp)
+	local err=$lab_err st
+	[ -n "$err" ] || err=$(mktemp) || return 2
 	"$top/labs/lab-check" --kit "$@" 2>"$err"; st=$?
 	grep '^vm/run:' "$err" | sed 's/^/    [vm\/run] /' >&2
-	rm -f "$err"
+	[ -n "$lab_err" ] || rm -f "$err"
 	return $st
+}
+
+# lab_stderr WHAT: the last 60 lines the last check wrote to stderr.
+lab_stderr() {
+	[ -n "$lab_err" ] || return 0
+	echo "[$1] its stderr (last 60 lines):"
+	tail -n 60 "$lab_err" | sed "s/^/[$1 stderr] /"
 }
 
 # lab_runs TEST: every run that the labs' "forced" files (labs/NN-topic/forced)
@@ -113,6 +124,8 @@ lab_check() {
 # compared with the file's.  A check that cannot fail proves nothing.
 lab_runs() {
 	local test=$1 f lab owner line runs forced want out st what failed passed t0
+	local lab_err
+	lab_err=$(mktemp) || fail "lab_runs: cannot make a temporary file"
 	if [ "$test" = test-labs ]; then
 		for f in "$top"/labs/[0-9][0-9]-*/check; do
 			[ -f "${f%check}forced" ] || fail "${f#$top/} has no forced file next to it: say which runs test it"
@@ -140,11 +153,12 @@ lab_runs() {
 			passed=$(grep -c '^PASS step' <<< "$out")
 			if [ -z "$want" ]; then
 				[ "$st" = 0 ] && [ -z "$failed" ] && [ "$passed" -gt 0 ] && pass "$what: every step passed ($passed)" ||
-					fail "$what: exit $st, failed steps '$failed'"
+					{ fail "$what: exit $st, failed steps '$failed'"; lab_stderr "$what"; }
 			else
 				[ "$st" = 1 ] && [ "$failed" = "$want" ] && pass "$what: exit 1, exactly steps $want failed" ||
-					fail "$what: exit $st, failed steps '$failed', want '$want'"
+					{ fail "$what: exit $st, failed steps '$failed', want '$want'"; lab_stderr "$what"; }
 			fi
 		done
 	done
+	rm -f "$lab_err"
 }

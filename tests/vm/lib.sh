@@ -36,10 +36,16 @@ session_end() {
 }
 
 # vm_share_run VARIANT DIR CMD...: the same, with the host directory DIR
-# shared read-write at /mnt/host (scripts in, results out).
+# shared read-write at /mnt/host (scripts in, results out).  In a session DIR
+# must be under build/tmp (vm/session run --share), and the lab disks are
+# read-only there: a command that writes to them runs with VM_SESSION=0.
 vm_share_run() {
 	local variant=$1 dir=$2; shift 2
-	"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+	if [ -n "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ]; then
+		"$top/vm/session" run --kernel "$variant" --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+	else
+		"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+	fi
 }
 
 # vm_start LOG VMRUN-ARGS...: vm/run in the background, stdout and stderr to

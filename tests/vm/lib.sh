@@ -13,11 +13,7 @@ VMRUN_TIMEOUT=${VMRUN_TIMEOUT:-600}
 # between commands; else (or with VM_SESSION=0) in a guest booted for it.
 vm() {
 	local variant=$1; shift
-	if [ -n "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ]; then
-		"$top/vm/session" run --kernel "$variant" --timeout "$VMRUN_TIMEOUT" -- "$@"
-	else
-		"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" -- "$@"
-	fi
+	vm_share_run "$variant" "" "$@"
 }
 
 # session_begin: a vm/session of our own for this process and the ones it
@@ -36,15 +32,15 @@ session_end() {
 }
 
 # vm_share_run VARIANT DIR CMD...: the same, with the host directory DIR
-# shared read-write at /mnt/host (scripts in, results out).  In a session DIR
+# shared read-write at /mnt/host (scripts in, results out; DIR '': none).  In a session DIR
 # must be under build/tmp (vm/session run --share), and the lab disks are
 # read-only there: a command that writes to them runs with VM_SESSION=0.
 vm_share_run() {
 	local variant=$1 dir=$2; shift 2
 	if [ -n "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ]; then
-		"$top/vm/session" run --kernel "$variant" --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+		"$top/vm/session" run --kernel "$variant" --timeout "$VMRUN_TIMEOUT" ${dir:+--share "$dir"} -- "$@"
 	else
-		"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" --share "$dir" -- "$@"
+		"$top/vm/run" --kernel "$variant" --no-gdb --timeout "$VMRUN_TIMEOUT" ${dir:+--share "$dir"} -- "$@"
 	fi
 }
 

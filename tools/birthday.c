@@ -21,6 +21,7 @@
 #include "collide.h"
 #include "cookie.h"
 #include "ext4hash.h"
+#include "ext4hash_lanes.h"
 
 #define MAX_MEASURE 16
 
@@ -243,11 +244,45 @@ struct measured {
 	int ok;
 };
 
-static int cmp_u64(const void *a, const void *b)
+static int cookie_key_of(const void *ctx, uint32_t id, uint64_t *key)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	*key = ck_mix64(((const uint64_t *)ctx)[id]);
+	return 1;
+}
 
-	return x < y ? -1 : x > y;
+/*
+ * Pairs among n cookies sharing a value: a group of m adds m(m-1)/2, one
+ * for each earlier member as each member arrives.  The collision core's
+ * table (lib/collide) finds a cookie's group; count[] (n slots) holds each
+ * group's size at its first member.
+ */
+static uint64_t pairs_among(const uint64_t *cookies, uint32_t *count, uint64_t n)
+{
+	struct ck_idtab t;
+	uint64_t pairs = 0;
+
+	if (ck_idtab_init(&t, (uint32_t)(2 * n + 2))) {
+		fprintf(stderr, "birthday: out of memory\n");
+		exit(2);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t *s;
+
+		for (s = ck_idtab_first(&t, ck_mix64(cookies[i])); *s; s = ck_idtab_next(&t, s))
+			if (cookies[*s - 1] == cookies[i])
+				break;
+		if (*s) {
+			pairs += count[*s - 1]++;
+			continue;
+		}
+		count[i] = 1;
+		if (ck_idtab_put(&t, s, (uint32_t)i, cookie_key_of, cookies)) {
+			fprintf(stderr, "birthday: out of memory\n");
+			exit(2);
+		}
+	}
+	ck_idtab_free(&t);
+	return pairs;
 }
 
 /* The two-sided normal quantile for a confidence level (bisection on erfc). */
@@ -270,8 +305,13 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
 	uint64_t *keys = ck_xmalloc(n * sizeof(*keys));
+	uint32_t *count = ck_xmalloc(n * sizeof(*count));
 	double z = z_of(env.confidence);
-	char name[32];
+	int path = ext4hash_path_best();
+	/* A batch of names for ext4hash_lanes(), one 32-byte slot each. */
+	char batch[EXT4HASH_LANES][32] __attribute__((aligned(16)));
+	size_t lens[EXT4HASH_LANES];
+	struct ext4hash hs[EXT4HASH_LANES];
 
 	memset(m, 0, sizeof(*m));
 	m->n = n;
@@ -282,39 +322,42 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 
 		for (int i = 0; i < 4; i++)
 			seed.w[i] = (uint32_t)ck_rng_next(rng);
-		for (uint64_t i = 0; i < n; i++) {
-			/* 16 random characters, then the index: names are distinct. */
-			uint64_t r = ck_rng_next(rng), r2 = ck_rng_next(rng);
-			int len = 0;
-			struct ext4hash h;
-			uint64_t c;
+		for (uint64_t i0 = 0; i0 < n; i0 += EXT4HASH_LANES) {
+			size_t m = n - i0 < EXT4HASH_LANES ? (size_t)(n - i0) : EXT4HASH_LANES;
 
-			for (int k = 0; k < 10; k++, r >>= 6)
-				name[len++] = abc[r & 63];
-			for (int k = 0; k < 6; k++, r2 >>= 6)
-				name[len++] = abc[r2 & 63];
-			len += snprintf(name + len, sizeof(name) - (size_t)len, ".%" PRIu64, i);
-			ext4hash_compute(env.alg, &seed, name, (size_t)len, &h);
-			if (env.bits <= 31)
-				c = cookie_hash2pos(COOKIE_31BIT, h.major, h.minor) >> (31 - env.bits);
-			else
-				c = cookie_hash2pos(COOKIE_63BIT, h.major, h.minor) >> (63 - env.bits);
-			keys[i] = c;
-		}
-		/* Only cookies, no names: sorted runs count the groups (lib/collide's rule). */
-		qsort(keys, n, sizeof(*keys), cmp_u64);
-		for (uint64_t i = 1, run = 1; i <= n; i++) {
-			if (i < n && keys[i] == keys[i - 1]) {
-				run++;
-				continue;
+			for (size_t k = 0; k < m; k++) {
+				/* 16 random characters, then the index: names are distinct. */
+				uint64_t r = ck_rng_next(rng), r2 = ck_rng_next(rng);
+				char *name = batch[k];
+				int len = 0;
+
+				for (int j = 0; j < 10; j++, r >>= 6)
+					name[len++] = abc[r & 63];
+				for (int j = 0; j < 6; j++, r2 >>= 6)
+					name[len++] = abc[r2 & 63];
+				len += snprintf(name + len, sizeof(batch[k]) - (size_t)len, ".%" PRIu64, i0 + k);
+				lens[k] = (size_t)len;
 			}
-			pairs += ck_pairs(run);
-			run = 1;
+			/* Names of one length at a time (the index's digits change rarely). */
+			for (size_t k = 0, e; k < m; k = e) {
+				for (e = k + 1; e < m && lens[e] == lens[k]; e++)
+					;
+				if (ext4hash_lanes(path, env.alg, &seed, batch[k], sizeof(batch[k]), lens[k],
+						   e - k, hs + k))
+					for (size_t j = k; j < e; j++)
+						ext4hash_compute(env.alg, &seed, batch[j], lens[j], &hs[j]);
+			}
+			for (size_t k = 0; k < m; k++)
+				keys[i0 + k] = env.bits <= 31
+					? cookie_hash2pos(COOKIE_31BIT, hs[k].major, hs[k].minor) >> (31 - env.bits)
+					: cookie_hash2pos(COOKIE_63BIT, hs[k].major, hs[k].minor) >> (63 - env.bits);
 		}
+		pairs = pairs_among(keys, count, n);
 		m->hits += pairs > 0;
 		m->pairs += pairs;
 	}
 	free(keys);
+	free(count);
 
 	double T = (double)m->trials, ph = (double)m->hits / T, z2 = z * z;
 	double centre = (ph + z2 / (2 * T)) / (1 + z2 / T);

@@ -323,9 +323,9 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 		for (int i = 0; i < 4; i++)
 			seed.w[i] = (uint32_t)ck_rng_next(rng);
 		for (uint64_t i0 = 0; i0 < n; i0 += EXT4HASH_LANES) {
-			size_t m = n - i0 < EXT4HASH_LANES ? (size_t)(n - i0) : EXT4HASH_LANES;
+			size_t nb = n - i0 < EXT4HASH_LANES ? (size_t)(n - i0) : EXT4HASH_LANES;
 
-			for (size_t k = 0; k < m; k++) {
+			for (size_t k = 0; k < nb; k++) {
 				/* 16 random characters, then the index: names are distinct. */
 				uint64_t r = ck_rng_next(rng), r2 = ck_rng_next(rng);
 				char *name = batch[k];
@@ -339,15 +339,15 @@ static void measure_one(struct ck_rng *rng, uint64_t n, struct measured *m)
 				lens[k] = (size_t)len;
 			}
 			/* Names of one length at a time (the index's digits change rarely). */
-			for (size_t k = 0, e; k < m; k = e) {
-				for (e = k + 1; e < m && lens[e] == lens[k]; e++)
+			for (size_t k = 0, e; k < nb; k = e) {
+				for (e = k + 1; e < nb && lens[e] == lens[k]; e++)
 					;
 				if (ext4hash_lanes(path, env.alg, &seed, batch[k], sizeof(batch[k]), lens[k],
 						   e - k, hs + k))
 					for (size_t j = k; j < e; j++)
 						ext4hash_compute(env.alg, &seed, batch[j], lens[j], &hs[j]);
 			}
-			for (size_t k = 0; k < m; k++)
+			for (size_t k = 0; k < nb; k++)
 				keys[i0 + k] = env.bits <= 31
 					? cookie_hash2pos(COOKIE_31BIT, hs[k].major, hs[k].minor) >> (31 - env.bits)
 					: cookie_hash2pos(COOKIE_63BIT, hs[k].major, hs[k].minor) >> (63 - env.bits);

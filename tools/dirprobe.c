@@ -523,6 +523,15 @@ int main(int argc, char **argv)
 	ck_output_init();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_ERROR;
+	/*
+	 * --list writes a line per entry on stderr, which is unbuffered: a write
+	 * per piece of every line, about four per name, 6 s for /big's 100,000
+	 * names in a TCG guest.  Buffered (by the line on a terminal), and
+	 * flushed before the JSON line, so a reader of both (2>&1) still gets
+	 * the list first.
+	 */
+	if (env.list)
+		setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF, 1 << 16);
 	if (env.mode == MODE_GETDENTS || env.mode == MODE_OLDGETDENTS)
 		walk_getdents(&r);
 	else
@@ -559,6 +568,8 @@ int main(int argc, char **argv)
 	else
 		rc = EXIT_ERROR;
 
+	if (env.list)
+		ck_xflush(stderr, "the --list output (stderr)");
 	printf("{\"tool\":\"dirprobe\",\"mode\":\"%s\",\"dir\":", mode_names[env.mode]);
 	json_string(env.dir);
 	printf(",\"long_bits\":%zu,\"off_t_bits\":%zu", 8 * sizeof(long), 8 * sizeof(off_t));

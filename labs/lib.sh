@@ -28,6 +28,14 @@ guest() {
 	VMRUN_TIMEOUT=$LAB_TIMEOUT vm "$variant" "$@"
 }
 
+# guest_share DIR VARIANT CMD...: the same, with DIR (a directory under
+# build/tmp) at /mnt/host, read-write: lists out for the host to work on.
+guest_share() {
+	local dir=$1 variant=${LAB_KERNEL:-$2}; shift 2
+	echo "  (on the '$variant' kernel)" >&2
+	VMRUN_TIMEOUT=$LAB_TIMEOUT vm_share_run "$variant" "$dir" "$@"
+}
+
 # step "expectation" CONDITION-COMMAND... : run the condition; its status
 # decides PASS/FAIL.  $seen (set by the caller, or by expect_*) explains a FAIL.
 step() {

@@ -28,6 +28,16 @@ guest() {
 	VMRUN_TIMEOUT=$LAB_TIMEOUT vm "$variant" "$@"
 }
 
+# guest_truth VARIANT [--width] [--dmesg] CELL...: ck-truth-table's cells in
+# the guest, as `guest VARIANT ck-truth-table ...` (tests/vm/lib.sh's truth:
+# inside tests/run, a cell another test walked on the same kernel is taken
+# from that walk).
+guest_truth() {
+	local variant=${LAB_KERNEL:-$1}; shift
+	echo "  (on the '$variant' kernel)" >&2
+	VMRUN_TIMEOUT=$LAB_TIMEOUT truth "$variant" "$@"
+}
+
 # guest_share DIR VARIANT CMD...: the same, with DIR (a directory under
 # build/tmp) at /mnt/host, read-write: lists out for the host to work on.
 guest_share() {

@@ -16,6 +16,45 @@ vm() {
 	vm_share_run "$variant" "" "$@"
 }
 
+# truth VARIANT [--width] [--dmesg] CELL...: `vm VARIANT ck-truth-table
+# OPTIONS CELL...`, whose output it prints (variant line, cell lines and
+# their loopline lines, done line) and whose status it returns.  Within one
+# tests/run (CK_CELL_CACHE, a directory it makes for the run), a cell already
+# walked on the same kernel with the same options, disks, image and guest
+# programs comes from that walk (test-afterlife's and lab 08's cells are the
+# same): only the others go to the guest, and a failed guest run caches
+# nothing.  The variant line is the guest's, from the walk that ran.  Outside tests/run every cell is walked.
+truth() {
+	local v=$1 opts=() cells=() todo=() key c out st lk
+	shift
+	while [ $# -gt 0 ]; do case $1 in --*) opts+=("$1") ;; *) cells+=("$1") ;; esac; shift; done
+	if [ -z "${CK_CELL_CACHE:-}" ] || ! mkdir -p "$CK_CELL_CACHE" 2>/dev/null; then
+		vm "$v" ck-truth-table "${opts[@]}" "${cells[@]}"; return
+	fi
+	key=$( { echo "$v ${opts[*]}"; readlink -f "$top/build/kernel/$v" "$top/build/vm/rootfs.img" "$top/build/vm/"*.img
+		cat "$top/build/guest/bin/ck-truth-table" "$top/build/bin/dirprobe" "$top/build/bin/dirfill" \
+			"$top/build/bin32/dirprobe" "$top/build/emul/"*/dirprobe; } 2>&1 | sha256sum | cut -c1-16)
+	exec {lk}> "$CK_CELL_CACHE/$v.lock"
+	flock "$lk"		# a cell another lane is walking: wait for it
+	for c in "${cells[@]}"; do [ -f "$CK_CELL_CACHE/$key.$c" ] || todo+=("$c"); done
+	if [ ${#todo[@]} -gt 0 ]; then
+		out=$(vm "$v" ck-truth-table "${opts[@]}" "${todo[@]}"); st=$?
+		if [ $st -ne 0 ] || ! grep -qx "done ${#todo[@]}" <<< "$out"; then
+			exec {lk}>&-; printf '%s\n' "$out"; return $(( st ? st : 1 ))
+		fi
+		grep -m1 '^variant ' <<< "$out" > "$CK_CELL_CACHE/$key.variant"
+		for c in "${todo[@]}"; do
+			grep -E "^(cell|loopline) $c " <<< "$out" > "$CK_CELL_CACHE/$key.$c.tmp" &&
+				mv "$CK_CELL_CACHE/$key.$c.tmp" "$CK_CELL_CACHE/$key.$c"
+		done
+	fi
+	exec {lk}>&-
+	cat "$CK_CELL_CACHE/$key.variant" || return 1
+	for c in "${cells[@]}"; do cat "$CK_CELL_CACHE/$key.$c" || return 1; done
+	echo "done ${#cells[@]}"
+	echo "truth: ${#todo[@]} of ${#cells[@]} cells walked on $v, the rest from this run's earlier walks" >&2
+}
+
 # session_begin: a vm/session of our own for this process and the ones it
 # starts, unless one is already running (CK_SESSION_DIR) or VM_SESSION=0;
 # session_end stops the one session_begin started (call it from an EXIT trap).

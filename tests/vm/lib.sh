@@ -23,7 +23,8 @@ vm() {
 # walked on the same kernel with the same options, disks, image and guest
 # programs comes from that walk (test-afterlife's and lab 08's cells are the
 # same): only the others go to the guest, and a failed guest run caches
-# nothing.  The variant line is the guest's, from the walk that ran.  Outside tests/run every cell is walked.
+# nothing.  The variant line is the guest's, from the walk that ran.
+# Outside tests/run every cell is walked.
 truth() {
 	local v=$1 opts=() cells=() todo=() key c out st lk
 	shift
@@ -52,7 +53,8 @@ truth() {
 	cat "$CK_CELL_CACHE/$key.variant" || return 1
 	for c in "${cells[@]}"; do cat "$CK_CELL_CACHE/$key.$c" || return 1; done
 	echo "done ${#cells[@]}"
-	echo "truth: ${#todo[@]} of ${#cells[@]} cells walked on $v, the rest from this run's earlier walks" >&2
+	[ ${#todo[@]} -eq ${#cells[@]} ] ||
+		echo "truth: $(( ${#cells[@]} - ${#todo[@]} )) of ${#cells[@]} cells on $v from this run's earlier walks" >&2
 }
 
 # session_begin: a vm/session of our own for this process and the ones it

@@ -22,11 +22,7 @@ lab_pass=0 lab_fail=0 lab_step=0
 # guest VARIANT CMD...: run CMD in a fresh or freshly reset guest of VARIANT
 # (or LAB_KERNEL): tests/vm/lib.sh's vm, in lab-check's session.  No gdbstub.
 # Output on stdout; returns CMD's status (124 timeout, 125 panic).
-guest() {
-	local variant=${LAB_KERNEL:-$1}; shift
-	echo "  (on the '$variant' kernel)" >&2
-	VMRUN_TIMEOUT=$LAB_TIMEOUT vm "$variant" "$@"
-}
+guest() { guest_share "" "$@"; }
 
 # guest_truth VARIANT [--width] [--dmesg] CELL...: ck-truth-table's cells in
 # the guest, as `guest VARIANT ck-truth-table ...` (tests/vm/lib.sh's truth:
@@ -38,8 +34,8 @@ guest_truth() {
 	VMRUN_TIMEOUT=$LAB_TIMEOUT truth "$variant" "$@"
 }
 
-# guest_share DIR VARIANT CMD...: the same, with DIR (a directory under
-# build/tmp) at /mnt/host, read-write: lists out for the host to work on.
+# guest_share DIR VARIANT CMD...: guest, with DIR (a directory under
+# build/tmp; '' for none) at /mnt/host, read-write: lists out for the host.
 guest_share() {
 	local dir=$1 variant=${LAB_KERNEL:-$2}; shift 2
 	echo "  (on the '$variant' kernel)" >&2

@@ -176,6 +176,35 @@ static double p_exact(double n, int bits)
 	return -expm1(log_p_none(n, ldexp(1.0, bits)));
 }
 
+/*
+ * p_exact along a curve of rising n (the plot's ~430 points): the exact
+ * sum carried on from the last point instead of begun again, the same
+ * terms added in the same order, so the same values.  Begun again at
+ * every point, the sums up to 10^7 terms made --plot take 2.3 s.
+ */
+struct curve {
+	double space, next, sum, c, last;	/* next: the next term's i */
+};
+
+static void curve_init(struct curve *k, int bits)
+{
+	*k = (struct curve){ .space = ldexp(1.0, bits), .next = 1 };
+}
+
+static double curve_p(struct curve *k, double n)
+{
+	if (n > k->space || n > 1e7 || n < k->last)
+		return -expm1(log_p_none(n, k->space));
+	k->last = n;
+	for (; k->next < n; k->next++) {
+		double y = log1p(-k->next / k->space) - k->c, t = k->sum + y;
+
+		k->c = (t - k->sum) - y;
+		k->sum = t;
+	}
+	return -expm1(k->sum);
+}
+
 static double p_approx(double n, int bits)
 {
 	return -expm1(-n * (n - 1) / ldexp(2.0, bits));
@@ -424,6 +453,7 @@ static int plot(const char *out, const struct measured *ms, int nms)
 	FILE *f;
 	int rc, status;
 	pid_t pid;
+	struct curve k31, k63, kb;
 
 	/* Before the fork (its child must not write our buffer again). */
 	ck_xflush(stdout, NULL);
@@ -444,9 +474,12 @@ static int plot(const char *out, const struct measured *ms, int nms)
 	if (!(f = plot_open(dir, "theory")))
 		goto fail;
 	/* Theory for 31 bits, 63 bits and, if different, the measured width. */
+	curve_init(&k31, 31);
+	curve_init(&k63, 63);
+	curve_init(&kb, env.bits);
 	for (double x = 1e2; x <= 1e11; x *= 1.05)
-		fprintf(f, "%g %g %g %g\n", x, p_exact(x, 31), p_exact(x, 63),
-			env.bits != 31 && env.bits != 63 ? p_exact(x, env.bits) : NAN);
+		fprintf(f, "%g %g %g %g\n", x, curve_p(&k31, x), curve_p(&k63, x),
+			env.bits != 31 && env.bits != 63 ? curve_p(&kb, x) : NAN);
 	if (plot_close(f, dir, "theory"))
 		goto fail;
 	if (!(f = plot_open(dir, "measured")))

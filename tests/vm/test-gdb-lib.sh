@@ -51,7 +51,7 @@ start_guest() {
 	sh -c 'echo PROBEPID \$\$; exec $probe'
 	echo probe-rc=\$?
 	GUEST
-	vm_start "$work/vm.log" --kernel "$variant" --gdb-port "$GDB_PORT" --timeout "${GDB_VM_TIMEOUT:-420}" \
+	vm_start "$work/vm.log" --kernel "$variant" --no-nfs --gdb-port "$GDB_PORT" --timeout "${GDB_VM_TIMEOUT:-420}" \
 		-- sh "$gwork/guest.sh"
 	vm_wait_line "$work/vm.log" '^READY' 200
 	case $? in

@@ -407,9 +407,12 @@ static void kallsyms_probe(struct hook_state st[NHOOKS])
 			continue;
 		for (int i = 0; i < NHOOKS; i++) {
 			struct hook_state *h = &st[i];
-			size_t len = strlen(hooks[i]);
+			size_t len;
 
-			if (sym[0] != hooks[i][0] || strncmp(sym, hooks[i], len))
+			if (sym[0] != hooks[i][0])	/* most lines stop here */
+				continue;
+			len = strlen(hooks[i]);
+			if (strncmp(sym, hooks[i], len))
 				continue;
 			if (!sym[len] && !h->in_kallsyms) {
 				h->in_kallsyms = true;

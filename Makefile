@@ -4,6 +4,11 @@
 TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    := $(TOP)/build
 export COOKIEKIT_CACHE ?= $(HOME)/.cache/cookiekit
+# The kit's Python runs on Debian's python3, not the first in PATH (mk/python-path).
+CK_PATH  := $(shell $(TOP)/mk/python-path $(BUILD))
+ifneq ($(CK_PATH),)
+export PATH := $(CK_PATH)
+endif
 
 # `make kernel` builds both variants; other targets boot one (default: after).
 KERNEL   ?=

@@ -43,8 +43,9 @@ help:
 
 all: kernel tools rootfs disks
 
+# CK_DEPS_DONE=1: mk/deps has run in this make (test's second passes).
 deps:
-	@$(TOP)/mk/deps
+	@$(if $(CK_DEPS_DONE),:,$(TOP)/mk/deps)
 
 kernel: deps
 	@$(TOP)/kernel/build $(KERNEL)
@@ -73,7 +74,15 @@ include $(TOP)/mk/dist.mk
 check: deps tools tui bpf
 	@$(TOP)/tests/run tests/unit
 
-test: $(TEST_DEPS)
+# make test builds what the tests need in passes: the packages; the kernels
+# and the root image (each of their builds takes every core); the rest (the
+# host's tools for each ABI, bpf, tui under ASan and libFuzzer, the man
+# pages...) a job per core, where one after the other took ~80 s on a warm
+# cache; then the tests.
+TEST_SERIAL := kernel proposal-kernels any-kernels rootfs
+test: deps
+	@$(MAKE) --no-print-directory CK_DEPS_DONE=1 $(filter $(TEST_SERIAL),$(TEST_DEPS))
+	@$(MAKE) --no-print-directory CK_DEPS_DONE=1 -j$(shell nproc) $(filter-out deps $(TEST_SERIAL),$(TEST_DEPS))
 	@$(TOP)/tests/run
 
 # The guest's init and helpers reach the guest through the 9p share of build/.

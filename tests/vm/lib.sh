@@ -26,6 +26,14 @@ vm() {
 # same): only the others go to the guest, and a failed guest run caches
 # nothing.  The variant line is the guest's, from the walk that ran.
 # Outside tests/run every cell is walked.
+# disk_constant NAME: the lab disks' constant NAME (vm/disks --constants:
+# HASH_SEED, FILLERS...); prints a FAIL line and returns 1 without it.
+disk_constant() {
+	local v
+	v=$("$top/vm/disks" --constants | sed -n "s/^$1=//p")
+	[ -n "$v" ] || { echo "FAIL: vm/disks --constants gave no $1"; return 1; }
+	echo "$v"
+}
 truth() {
 	local v=$1 opts=() cells=() todo=() key c out st lk
 	shift

@@ -60,6 +60,7 @@ TEST_DEPS := deps kernel tools rootfs disks guest
 proposal-kernels: deps
 	@$(TOP)/kernel/build fd32 pers32
 TEST_DEPS += proposal-kernels
+include $(TOP)/mk/ccache.mk
 -include $(TOP)/tools/tools.mk
 -include $(TOP)/vm/vm.mk
 -include $(TOP)/bpf/bpf.mk

@@ -11,9 +11,9 @@ BPF_OUT      := $(BUILD)/bpf
 BPF_VMLINUX  := $(BUILD)/kernel/after/vmlinux
 BPF_CLANG    ?= clang
 # -mcpu=v3: the collision table's compare-and-exchange and fetch-and-add (kernels >= 5.12).
-BPF_CFLAGS   := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -I$(BPF_OUT) -I$(TOP)/bpf
+BPF_CFLAGS   := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror $(CK_PREFIX_MAP) -I$(BPF_OUT) -I$(TOP)/bpf
 BPF_HOSTCC   ?= gcc
-BPF_HOSTFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -I$(BPF_OUT) -I$(TOP)/bpf -I$(TOP)/lib
+BPF_HOSTFLAGS := -std=gnu11 -Wall -Wextra -O2 -g $(CK_PREFIX_MAP) -I$(BPF_OUT) -I$(TOP)/bpf -I$(TOP)/lib
 # Debian ships libbpf.a and libelf.a; libelf needs only zlib (checked with readelf -d).
 BPF_LIBS     := -static -lbpf -lelf -lz
 
@@ -33,7 +33,7 @@ $(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)
 	bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 $(BPF_OUT)/%.bpf.o: $(TOP)/bpf/%.bpf.c $(TOP)/bpf/%.h $(BPF_OUT)/vmlinux.h
-	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(CK_CCACHE) $(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 	bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
@@ -41,7 +41,7 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 $(BPF_OUT)/cookie-trace.o: $(TOP)/bpf/cookie-trace.c $(TOP)/bpf/cookie-trace.h \
 		$(TOP)/bpf/cookie-trace-rec.h $(BPF_OUT)/cookie-trace.skel.h \
 		$(TOP)/lib/record.h $(TOP)/lib/ckutil.h $(TOP)/lib/ckname.h
-	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+	$(CK_CCACHE) $(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
 $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
@@ -49,7 +49,7 @@ $(BUILD)/bin/cookie-trace: $(BPF_OUT)/cookie-trace.o $(CK_OBJ_native)/libck.a
 
 $(BPF_OUT)/cookie-groups.o: $(TOP)/bpf/cookie-groups.c $(TOP)/lib/record.h $(TOP)/lib/ckname.h $(TOP)/lib/ckutil.h
 	@mkdir -p $(@D)
-	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+	$(CK_CCACHE) $(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
 $(BUILD)/bin/cookie-groups: $(BPF_OUT)/cookie-groups.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
@@ -60,7 +60,7 @@ $(BPF_OUT)/ring-floor.bpf.o: $(TOP)/bpf/cookie-trace.h
 
 $(BPF_OUT)/ring-floor.o: $(TOP)/bpf/ring-floor.c $(TOP)/bpf/ring-floor.h $(TOP)/bpf/cookie-trace.h \
 		$(BPF_OUT)/ring-floor.skel.h $(TOP)/lib/ckutil.h
-	$(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
+	$(CK_CCACHE) $(BPF_HOSTCC) $(BPF_HOSTFLAGS) -c $< -o $@
 
 $(BUILD)/bin/ring-floor: $(BPF_OUT)/ring-floor.o $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)

@@ -11,7 +11,7 @@
 # Every output is a real file target: `make tools` rebuilds only what changed.
 
 CK_CC       ?= gcc
-CK_WARN     := -std=gnu11 -Wall -Wextra -O2 -g -MMD -MP -I$(TOP)/lib
+CK_WARN     := -std=gnu11 -Wall -Wextra -O2 -g -MMD -MP $(CK_PREFIX_MAP) -I$(TOP)/lib
 CK_LIBSRC   := $(wildcard $(TOP)/lib/*.c)
 CK_LIBOBJ    = $(patsubst $(TOP)/%.c,$(1)/%.o,$(CK_LIBSRC))
 
@@ -74,7 +74,7 @@ bench-tools: tools $(CK_BENCHBINS)
 define ck_variant
 $(2)/%.o: $(TOP)/%.c
 	@mkdir -p $$(@D)
-	$$(or $$(CK_CC_$(1)),$$(CK_CC)) $$(CK_WARN) $$(CK_CFLAGS_$(1)) -c -o $$@ $$<
+	$$(CK_CCACHE) $$(or $$(CK_CC_$(1)),$$(CK_CC)) $$(CK_WARN) $$(CK_CFLAGS_$(1)) -MT $$@ -c -o $$@ $$<
 $(2)/libck.a: $(call CK_LIBOBJ,$(2))
 	@rm -f $$@
 	ar rcs $$@ $$^

@@ -35,16 +35,16 @@ bench-tui: $(TUI_OUT)/tui-bench $(TUI_OUT)/mkstream $(BUILD)/bin/cookie-top
 
 $(TUI_OUT)/obj/%.o: $(TOP)/tui/%.c
 	@mkdir -p $(@D)
-	$(TUI_CC) $(TUI_CFLAGS) -O2 -c -o $@ $<
+	$(CK_CCACHE) $(TUI_CC) $(TUI_CFLAGS) -O2 -MT $@ -c -o $@ $<
 $(TUI_OUT)/obj/test/%.o: $(TOP)/tui/test/%.c
 	@mkdir -p $(@D)
-	$(TUI_CC) $(TUI_CFLAGS) -O2 -c -o $@ $<
+	$(CK_CCACHE) $(TUI_CC) $(TUI_CFLAGS) -O2 -MT $@ -c -o $@ $<
 $(TUI_OUT)/asan/obj/%.o: $(TOP)/tui/%.c
 	@mkdir -p $(@D)
-	$(TUI_CC) $(TUI_CFLAGS) $(TUI_ASANFLAGS) -c -o $@ $<
+	$(CK_CCACHE) $(TUI_CC) $(TUI_CFLAGS) $(TUI_ASANFLAGS) -MT $@ -c -o $@ $<
 $(TUI_OUT)/asan/obj/test/%.o: $(TOP)/tui/test/%.c
 	@mkdir -p $(@D)
-	$(TUI_CC) $(TUI_CFLAGS) $(TUI_ASANFLAGS) -c -o $@ $<
+	$(CK_CCACHE) $(TUI_CC) $(TUI_CFLAGS) $(TUI_ASANFLAGS) -MT $@ -c -o $@ $<
 
 $(BUILD)/bin/cookie-top: $(TUI_OUT)/obj/cookie-top.o $(TUI_OUT)/obj/term.o $(TUI_NATIVE_CORE) $(CK_OBJ_native)/libck.a
 	@mkdir -p $(@D)
@@ -62,9 +62,14 @@ $(TUI_OUT)/asan/%: $(TUI_OUT)/asan/obj/test/%.o $(TUI_ASAN_CORE) $(CK_OBJ_asan)/
 TUI_FUZZ_SRC := $(TOP)/tui/fuzz/fuzz-record.c $(TOP)/lib/record.c $(TOP)/lib/ckutil.c $(TOP)/lib/ckname.c \
                 $(TOP)/lib/collide.c \
                 $(addprefix $(TOP)/tui/,$(addsuffix .c,model layout canvas render snapshot))
-$(TUI_OUT)/fuzz-record: $(TUI_FUZZ_SRC) $(wildcard $(TOP)/tui/*.h $(TOP)/lib/*.h)
+# An object per source, so that ccache (mk/ccache.mk) keeps each.
+TUI_FUZZ_FLAGS := -std=gnu11 -g -O1 $(CK_PREFIX_MAP) -I$(TOP)/lib -I$(TOP)/tui \
+                  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+TUI_FUZZ_OBJ := $(patsubst $(TOP)/%.c,$(TUI_OUT)/fuzz/obj/%.o,$(TUI_FUZZ_SRC))
+$(TUI_OUT)/fuzz/obj/%.o: $(TOP)/%.c $(wildcard $(TOP)/tui/*.h $(TOP)/lib/*.h)
 	@mkdir -p $(@D)
-	$(TUI_FUZZCC) -std=gnu11 -g -O1 -I$(TOP)/lib -I$(TOP)/tui \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(TUI_FUZZ_SRC) -lm
+	$(CK_CCACHE) $(TUI_FUZZCC) $(TUI_FUZZ_FLAGS) -c -o $@ $<
+$(TUI_OUT)/fuzz-record: $(TUI_FUZZ_OBJ)
+	$(TUI_FUZZCC) $(TUI_FUZZ_FLAGS) -o $@ $^ -lm
 
 -include $(wildcard $(TUI_OUT)/obj/*.d $(TUI_OUT)/obj/test/*.d $(TUI_OUT)/asan/obj/*.d $(TUI_OUT)/asan/obj/test/*.d)

@@ -17,15 +17,6 @@ vm() {
 	vm_share_run "$variant" "" "$@"
 }
 
-# truth VARIANT [--width] [--dmesg] CELL...: `vm VARIANT ck-truth-table
-# OPTIONS CELL...`, whose output it prints (variant line, cell lines and
-# their loopline lines, done line) and whose status it returns.  Within one
-# tests/run (CK_CELL_CACHE, a directory it makes for the run), a cell already
-# walked on the same kernel with the same options, disks, image and guest
-# programs comes from that walk (test-afterlife's and lab 08's cells are the
-# same): only the others go to the guest, and a failed guest run caches
-# nothing.  The variant line is the guest's, from the walk that ran.
-# Outside tests/run every cell is walked.
 # disk_constant NAME: the lab disks' constant NAME (vm/disks --constants:
 # HASH_SEED, FILLERS...); prints a FAIL line and returns 1 without it.
 disk_constant() {
@@ -34,21 +25,39 @@ disk_constant() {
 	[ -n "$v" ] || { echo "FAIL: vm/disks --constants gave no $1"; return 1; }
 	echo "$v"
 }
+
+# truth VARIANT [--width] [--dmesg] CELL...: `vm VARIANT ck-truth-table
+# OPTIONS CELL...`, whose output it prints (variant line, cell lines and
+# their loopline lines, done line) and whose status it returns.  Within one
+# tests/run (CK_CELL_CACHE, a directory it makes for the run), a cell already
+# walked on the same kernel with the same disks, image and guest programs
+# comes from that walk (test-afterlife's and lab 08's cells are the same,
+# test-truth-table's and labs 02, 03 and 06's): only the others go to the
+# guest, and a failed guest run caches nothing.  The guest always walks with
+# --width --dmesg, and a caller that asked for less gets the lines
+# ck-truth-table prints without them (the cell line without its trailing
+# width= wdups=, no loopline lines): the width pass comes after the walk and
+# its loop lines are counted before it, so the rest of the line is the same.
+# The variant line is the guest's, from the walk that ran.  Outside tests/run
+# every cell is walked, with the options asked for.
 truth() {
-	local v=$1 opts=() cells=() todo=() key c out st lk
+	local v=$1 opts=() cells=() todo=() key c out st lk width= dmesg= other= o
 	shift
 	while [ $# -gt 0 ]; do case $1 in --*) opts+=("$1") ;; *) cells+=("$1") ;; esac; shift; done
-	if [ -z "${CK_CELL_CACHE:-}" ] || ! mkdir -p "$CK_CELL_CACHE" 2>/dev/null; then
+	for o in "${opts[@]}"; do
+		case $o in --width) width=1 ;; --dmesg) dmesg=1 ;; *) other=1 ;; esac
+	done
+	if [ -n "$other" ] || [ -z "${CK_CELL_CACHE:-}" ] || ! mkdir -p "$CK_CELL_CACHE" 2>/dev/null; then
 		vm "$v" ck-truth-table "${opts[@]}" "${cells[@]}"; return
 	fi
-	key=$( { echo "$v ${opts[*]}"; readlink -f "$top/build/kernel/$v" "$top/build/vm/rootfs.img" "$top/build/vm/"*.img
+	key=$( { echo "$v --width --dmesg"; readlink -f "$top/build/kernel/$v" "$top/build/vm/rootfs.img" "$top/build/vm/"*.img
 		cat "$top/build/guest/bin/ck-truth-table" "$top/build/bin/dirprobe" "$top/build/bin/dirfill" \
 			"$top/build/bin32/dirprobe" "$top/build/emul/"*/dirprobe; } 2>&1 | sha256sum | cut -c1-16)
 	exec {lk}> "$CK_CELL_CACHE/$v.lock"
 	flock "$lk"		# a cell another lane is walking: wait for it
 	for c in "${cells[@]}"; do [ -f "$CK_CELL_CACHE/$key.$c" ] || todo+=("$c"); done
 	if [ ${#todo[@]} -gt 0 ]; then
-		out=$(vm "$v" ck-truth-table "${opts[@]}" "${todo[@]}"); st=$?
+		out=$(vm "$v" ck-truth-table --width --dmesg "${todo[@]}"); st=$?
 		if [ $st -ne 0 ] || ! grep -qx "done ${#todo[@]}" <<< "$out"; then
 			exec {lk}>&-; printf '%s\n' "$out"; return $(( st ? st : 1 ))
 		fi
@@ -60,7 +69,12 @@ truth() {
 	fi
 	exec {lk}>&-
 	cat "$CK_CELL_CACHE/$key.variant" || return 1
-	for c in "${cells[@]}"; do cat "$CK_CELL_CACHE/$key.$c" || return 1; done
+	for c in "${cells[@]}"; do
+		[ -f "$CK_CELL_CACHE/$key.$c" ] || return 1
+		if [ -n "$width" ]; then cat "$CK_CELL_CACHE/$key.$c"
+		else sed -E '/^cell /s/ width=[^ ]* wdups=[^ ]*$//' "$CK_CELL_CACHE/$key.$c"; fi |
+			if [ -n "$dmesg" ]; then cat; else grep -v '^loopline '; fi
+	done
 	echo "done ${#cells[@]}"
 	[ ${#todo[@]} -eq ${#cells[@]} ] ||
 		echo "truth: $(( ${#cells[@]} - ${#todo[@]} )) of ${#cells[@]} cells on $v from this run's earlier walks" >&2

@@ -42,6 +42,29 @@ guest_share() {
 	VMRUN_TIMEOUT=$LAB_TIMEOUT vm_share_run "$variant" "$dir" "$@"
 }
 
+# guest_disk VARIANT IMAGE MNT CMD...: guest VARIANT CMD..., with the ext4
+# image IMAGE mounted at MNT (a directory the guest resets, under /tmp) on a
+# loop device over a copy of it: a command of the check's session, not a boot
+# of its own with the image as a lab disk (vm/run --disks), and IMAGE itself
+# is never written.  When the copy or the mount fails, a line "disk-error
+# WHY" and status 2.
+guest_disk() {
+	local variant=$1 img=$2 mnt=$3 share st=0; shift 3
+	[ -f "$img" ] || { echo "disk-error no file $img"; return 2; }
+	mkdir -p "$top/build/tmp" && share=$(mktemp -d "$top/build/tmp/disk.XXXXXX") ||
+		{ echo "disk-error cannot make a folder under build/tmp"; return 2; }
+	if cp --sparse=always -- "$img" "$share/disk.img"; then
+		guest_share "$share" "$variant" sh -c 'm=$1; shift
+			mkdir -p "$m" && mount -o loop /mnt/host/disk.img "$m" ||
+				{ echo "disk-error mount -o loop failed (not an ext4 image?)"; exit 2; }
+			"$@"' sh "$mnt" "$@" || st=$?
+	else
+		echo "disk-error cannot copy $img to build/tmp"; st=2
+	fi
+	rm -rf "$share"
+	return $st
+}
+
 # step "expectation" CONDITION-COMMAND... : run the condition; its status
 # decides PASS/FAIL.  $seen (set by the caller, or by expect_*) explains a FAIL.
 step() {

@@ -18,19 +18,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # explain TEXT...: indented lines under the step just printed.
 explain() { printf '%s\n' "$@" | sed 's/^/       /'; }
 
-# measure_guest VARIANT CMD...: guest VARIANT CMD..., or its output kept
-# in $LAB_GRADE_CACHE from an identical earlier run.
+# measure_guest RUN VARIANT ARGS...: RUN VARIANT ARGS... (labs/lib.sh's guest
+# or guest_disk), or its output kept in $LAB_GRADE_CACHE from an identical
+# earlier call.
 measure_guest() {
 	local key f
-	[ -n "${LAB_GRADE_CACHE:-}" ] || { guest "$@"; return; }
-	key=$(printf '%s\0' "${LAB_KERNEL:-$1}" "${@:2}" | sha256sum | cut -c1-16)
+	[ -n "${LAB_GRADE_CACHE:-}" ] || { "$@"; return; }
+	key=$(printf '%s\0' "${LAB_KERNEL:-$2}" "$1" "${@:3}" | sha256sum | cut -c1-16)
 	f=$LAB_GRADE_CACHE/$key.out
 	if [ -f "$f" ]; then
-		echo "  (reusing the '${LAB_KERNEL:-$1}' measurement in $f)" >&2
+		echo "  (reusing the '${LAB_KERNEL:-$2}' measurement in $f)" >&2
 	else
 		mkdir -p "$LAB_GRADE_CACHE" || return 1
 		# A failed run is shown, never kept.
-		guest "$@" > "$f.tmp" && mv "$f.tmp" "$f" || { cat "$f.tmp"; rm -f "$f.tmp"; return 1; }
+		"$@" > "$f.tmp" && mv "$f.tmp" "$f" || { cat "$f.tmp"; rm -f "$f.tmp"; return 1; }
 	fi
 	cat "$f"
 }

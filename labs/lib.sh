@@ -78,6 +78,10 @@ step() {
 	seen=
 }
 
+# at_exit FUNCTION: run FUNCTION when lab-check exits, before its session
+# stops (a trap of the check's own would replace lab-check's).
+at_exit() { lab_cleanups+=("$1"); }
+
 # line_of OUTPUT TAG: the rest of the first line of OUTPUT that starts "TAG ".
 line_of() { sed -n "s/^$2 //p" <<< "$1" | head -n1; }
 

@@ -122,6 +122,33 @@ vm_start() {
 	vm_pid=$!
 }
 
+# vm_gdb_start LOG VARIANT SECONDS CMD...: CMD in a guest of VARIANT with a
+# gdbstub, in the background as vm_start (sets $vm_pid, output in LOG): in
+# the session's guest when there is a session (vm/session: each guest has a
+# gdbstub; no boot of its own), else a boot with --no-nfs on a free port.
+# Once CMD runs (its first line seen in LOG), vm_gdb_port sets $GDB_PORT.
+# CMD must not wait for gdb for ever: a session runs it to its end even when
+# the caller is gone.
+vm_gdb_start() {
+	local log=$1 variant=$2 secs=$3; shift 3
+	if [ -n "${CK_SESSION_DIR:-}" ] && [ "${VM_SESSION:-1}" != 0 ]; then
+		GDB_PORT= gdb_session_variant=$variant
+		: > "$log"
+		"$top/vm/session" run --kernel "$variant" --timeout "$secs" -- "$@" >> "$log" 2>&1 &
+		vm_pid=$!
+	else
+		GDB_PORT=$(free_port) gdb_session_variant=
+		vm_start "$log" --kernel "$variant" --no-nfs --gdb-port "$GDB_PORT" --timeout "$secs" -- "$@"
+	fi
+}
+# vm_gdb_port: $GDB_PORT of vm_gdb_start's guest (the session's guest's,
+# read once the command runs there); false if it has none.
+vm_gdb_port() {
+	[ -n "${GDB_PORT:-}" ] || [ -z "${gdb_session_variant:-}" ] ||
+		GDB_PORT=$(cat "$CK_SESSION_DIR/$gdb_session_variant/gdb-port" 2>/dev/null)
+	[ -n "${GDB_PORT:-}" ]
+}
+
 # vm_wait_line LOG REGEX SECONDS: wait until a line of LOG matches REGEX
 # (grep -E) while the guest $vm_pid runs.  0: seen; 1: the guest ended
 # first; 2: not in SECONDS.

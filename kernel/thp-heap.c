@@ -5,7 +5,7 @@
  * private anonymous mapping the build's programs make.
  *
  * Why: gcc keeps its trees and RTL in its own garbage-collected heap, which
- * maps in large pieces with mmap, not through malloc, so glibc's
+ * it maps in large pieces with mmap, not through malloc, so glibc's
  * glibc.malloc.hugetlb tunable (which kernel/build also sets) does not reach
  * it.  Where THP is "madvise" (Debian's default) that heap is faulted in 4 KB
  * at a time: XFS's xfs_bmap.c took 59,000 page faults and 2.4-3.1 s of CPU
